@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "OpponentLab",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "oplab", targets: ["oplab"]),
+        .library(name: "LabCore", targets: ["LabCore"]),
+        .library(name: "RailGame", targets: ["RailGame"]),
+        .library(name: "LabCatalog", targets: ["LabCatalog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "LabCore", swiftSettings: strict),
+        .target(name: "RailGame", dependencies: ["LabCore"], swiftSettings: strict),
+        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame"], swiftSettings: strict),
+        .executableTarget(
+            name: "oplab",
+            dependencies: [
+                "LabCatalog", "LabCore", "RailGame",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        // Shared conformance suite every game must pass (not a test target itself).
+        .target(name: "GameConformance", dependencies: ["LabCore"], path: "Tests/GameConformance",
+                swiftSettings: strict),
+        .testTarget(name: "LabCoreTests", dependencies: ["LabCore"], swiftSettings: strict),
+        .testTarget(name: "RailGameTests", dependencies: ["RailGame", "LabCore", "GameConformance"],
+                    swiftSettings: strict),
+        .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "LabCore"],
+                    swiftSettings: strict),
+        .testTarget(name: "OplabCLITests", dependencies: ["oplab"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,40 @@
+/// A reusable list of dense integer actions.
+///
+/// Games write their legal actions into a caller's buffer, which keeps its capacity
+/// between turns: after the first few turns of a match, filling it allocates nothing.
+public struct ActionBuffer: Sendable {
+    @usableFromInline var storage: [Int32]
+
+    /// An empty buffer with room for `capacity` actions before it must grow.
+    public init(capacity: Int = 256) {
+        storage = []
+        storage.reserveCapacity(capacity)
+    }
+
+    /// The number of actions in the buffer.
+    @inlinable public var count: Int { storage.count }
+
+    @inlinable public var isEmpty: Bool { storage.isEmpty }
+
+    /// The action at position `index`.
+    @inlinable public subscript(index: Int) -> Int { Int(storage[index]) }
+
+    /// Empties the buffer, keeping its capacity.
+    @inlinable public mutating func removeAll() {
+        storage.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends one action.
+    @inlinable public mutating func append(_ action: Int) {
+        storage.append(Int32(truncatingIfNeeded: action))
+    }
+
+    /// Whether `action` is in the buffer.
+    /// - Complexity: O(n).
+    @inlinable public func contains(_ action: Int) -> Bool {
+        storage.contains(Int32(truncatingIfNeeded: action))
+    }
+
+    /// The actions as an array of `Int` (allocates; for tests and tools).
+    public var actions: [Int] { storage.map(Int.init) }
+}

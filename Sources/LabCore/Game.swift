@@ -1,0 +1,82 @@
+/// The contract every game meets.
+///
+/// A game is a small value (its rules, map and seat count) that deals matches. A match
+/// is a ``GameState``: a value type, copied by memcpy, that lists its legal actions as
+/// dense integers and applies them. Chance (card and tile draws) is resolved inside the
+/// state from a generator seeded at the deal, so a state plus an action determines the
+/// next state. Strategies never see a state: they see their seat's ``GameObservation``.
+public protocol Game: Sendable {
+    associatedtype State: GameState
+
+    /// The registry name of the game, e.g. `rail`.
+    static var name: String { get }
+
+    /// Players at the table.
+    var seatCount: Int { get }
+
+    /// Team of each seat (seats of one team share their place). Solo players each have
+    /// a team of their own: `teams[seat] == seat`.
+    var teams: [Int] { get }
+
+    /// Deals a new match from a match seed.
+    func newMatch(seed: UInt64) -> State
+}
+
+extension Game {
+    public var teams: [Int] { Array(0..<seatCount) }
+}
+
+/// One match in progress.
+public protocol GameState: Sendable {
+    associatedtype Observation: GameObservation where Observation.State == Self
+
+    var seatCount: Int { get }
+    /// The seat to move (meaningless once terminal).
+    var currentSeat: Int { get }
+    var isTerminal: Bool { get }
+    /// Actions applied so far.
+    var turn: Int { get }
+    /// Upper bound of the dense action space: every action is in `0..<actionSpaceSize`.
+    var actionSpaceSize: Int { get }
+
+    /// Writes the mover's legal actions into `buffer` (emptied first), each once.
+    func legalActions(into buffer: inout ActionBuffer)
+    /// Applies a legal action of the mover.
+    mutating func apply(_ action: Int)
+    /// The result, once terminal.
+    var outcome: Outcome? { get }
+    /// What `seat` may see.
+    func observation(for seat: Int) -> Observation
+
+    /// The first broken invariant, if any (for the conformance suite and debug checks).
+    func invariantViolation() -> String?
+
+    /// A readable name of `action` in this state (for traces).
+    func describe(_ action: Int) -> String
+    /// One seat's public standing, for traces (e.g. hand size, missions).
+    func traceDetail(seat: Int) -> String
+    /// A text drawing of the position, for games with a board; nil for others.
+    func renderBoard() -> String?
+
+    /// Names of the per-seat figures a finished match reports (CSV columns, JSON keys).
+    static var seatStatNames: [String] { get }
+    /// The per-seat figures, in the order of ``seatStatNames``.
+    func seatStats(_ seat: Int) -> [Int]
+}
+
+extension GameState {
+    public func renderBoard() -> String? { nil }
+}
+
+/// What one seat sees of a match. Equality compares what the seat sees, nothing more:
+/// two states that differ only in what the seat cannot see give equal observations.
+public protocol GameObservation: Sendable, Equatable {
+    associatedtype State: GameState
+
+    /// The observing seat.
+    var seat: Int { get }
+
+    /// Information-set sampling: a full state consistent with this observation, its
+    /// hidden parts (other hands, deck orders, bag order) drawn from `rng`.
+    func sampleState(using rng: inout LabRandom) -> State
+}

@@ -1,0 +1,57 @@
+/// The play loop: one match from deal to outcome.
+public enum Match {
+    /// Plays a match to the end.
+    ///
+    /// - Parameters:
+    ///   - game: the game, dealt with `seed`.
+    ///   - seed: the match seed (see ``Seeds/match(_:match:)``).
+    ///   - strategies: one per seat, in seat order.
+    ///   - buffer: a reusable action buffer (keeps its capacity across matches).
+    ///   - observe: called after each action with the state before it, the action and
+    ///     the state after it (traces); nil in tournaments.
+    /// - Returns: the outcome and the final state (for game-specific figures).
+    /// - Complexity: allocation-free per turn once `buffer` has grown to the largest
+    ///   legal-action list, as long as the strategies are.
+    @inlinable
+    public static func play<G: Game>(
+        _ game: G,
+        seed: UInt64,
+        strategies: [any Strategy<G>],
+        buffer: inout ActionBuffer,
+        observe: ((G.State, Int, G.State) -> Void)? = nil
+    ) -> (outcome: Outcome, final: G.State) {
+        precondition(strategies.count == game.seatCount, "one strategy per seat")
+        var state = game.newMatch(seed: seed)
+        while !state.isTerminal {
+            state.legalActions(into: &buffer)
+            let seat = state.currentSeat
+            let action = strategies[seat].chooseAction(state.observation(for: seat), legal: buffer)
+            precondition(buffer.contains(action), "strategy in seat \(seat) chose illegal action \(action)")
+            if let observe {
+                let before = state
+                state.apply(action)
+                observe(before, action, state)
+            } else {
+                state.apply(action)
+            }
+        }
+        guard let outcome = state.outcome else {
+            preconditionFailure("terminal state without an outcome")
+        }
+        return (outcome, state)
+    }
+
+    /// Plays a match with strategies made by `factories` (one per seat).
+    public static func play<G: Game>(
+        _ game: G,
+        seed: UInt64,
+        factories: [StrategyFactory<G>],
+        observe: ((G.State, Int, G.State) -> Void)? = nil
+    ) -> (outcome: Outcome, final: G.State) {
+        let strategies = factories.enumerated().map { seat, make in
+            make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(seed, seat: seat)))
+        }
+        var buffer = ActionBuffer()
+        return play(game, seed: seed, strategies: strategies, buffer: &buffer, observe: observe)
+    }
+}

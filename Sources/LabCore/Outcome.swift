@@ -1,0 +1,42 @@
+/// How a match ended: a place per seat (1 = first, shared places repeat), why it
+/// ended, and its length.
+public struct Outcome: Sendable, Equatable, Hashable {
+    /// Place of each seat, 1-based, competition ranking (1, 1, 3).
+    public var places: [Int]
+    /// The game's name for why the match ended, e.g. `missions` or `flow`.
+    public var endReason: String
+    /// Actions applied.
+    public var turns: Int
+
+    public init(places: [Int], endReason: String, turns: Int) {
+        self.places = places
+        self.endReason = endReason
+        self.turns = turns
+    }
+
+    /// Competition ranking from one key per seat (higher is better, equal keys share).
+    /// - Complexity: O(n^2) for n seats (n <= 6).
+    public static func places<Key: Comparable>(fromKeys keys: [Key]) -> [Int] {
+        keys.map { key in 1 + keys.count(where: { $0 > key }) }
+    }
+
+    /// Seats in first place.
+    public var firstPlaceCount: Int { places.count(where: { $0 == 1 }) }
+
+    /// The match score of `seat`: 1 for a sole first place, 1/k for a first place
+    /// shared by k seats, 0 otherwise (statistics spec, "Win rate").
+    public func score(of seat: Int) -> Double {
+        places[seat] == 1 ? 1.0 / Double(firstPlaceCount) : 0
+    }
+
+    /// `win`, `draw` (a shared first place) or `loss` for `seat`.
+    public func result(of seat: Int) -> SeatResult {
+        guard places[seat] == 1 else { return .loss }
+        return firstPlaceCount == 1 ? .win : .draw
+    }
+}
+
+/// A seat's result for the win/draw/loss columns.
+public enum SeatResult: String, Sendable, Hashable {
+    case win, draw, loss
+}

@@ -1,0 +1,38 @@
+/// A player: picks one of the legal actions from its seat's observation.
+///
+/// Strategies are made per match by a factory, so each instance belongs to one seat of
+/// one match and may keep state (its random stream, a search tree) without locks.
+public protocol Strategy<G>: AnyObject {
+    associatedtype G: Game
+
+    /// Chooses one action from `legal` (never empty).
+    func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int
+}
+
+/// What a factory knows when it makes a strategy for one seat of one match.
+public struct StrategyContext<G: Game>: Sendable {
+    public var game: G
+    public var seat: Int
+    /// The strategy's own seed, derived from the match seed and the seat.
+    public var seed: UInt64
+
+    public init(game: G, seat: Int, seed: UInt64) {
+        self.game = game
+        self.seat = seat
+        self.seed = seed
+    }
+}
+
+/// Makes a fresh strategy per seat per match.
+public typealias StrategyFactory<G: Game> = @Sendable (StrategyContext<G>) -> any Strategy<G>
+
+/// `random`: uniform over the legal actions, from its own seeded stream.
+public final class UniformRandomStrategy<G: Game>: Strategy {
+    private var rng: LabRandom
+
+    public init(seed: UInt64) { rng = LabRandom(seed: seed) }
+
+    public func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
+        legal[rng.uniform(legal.count)]
+    }
+}

@@ -1,0 +1,231 @@
+import LabCore
+
+extension RailState {
+    // MARK: Legal actions (rule book, "A turn: exactly one action")
+
+    /// Writes the mover's legal actions: draw card, draw mission, builds in railroad
+    /// order, or pass alone when nothing else is legal.
+    /// - Complexity: O(railroads); allocation-free once `buffer` has grown.
+    public func legalActions(into buffer: inout ActionBuffer) {
+        buffer.removeAll()
+        guard !isTerminal else { return }
+        let seat = currentSeat
+        if canDrawCard(seat) { buffer.append(RailAction.drawCard) }
+        if canDrawMission(seat) { buffer.append(RailAction.drawMission) }
+        appendBuilds(seat, into: &buffer)
+        if buffer.isEmpty { buffer.append(RailAction.pass) }
+    }
+
+    /// Draw a card: fewer than 6 cards in hand and a non-empty deck.
+    @inline(__always) func canDrawCard(_ seat: Int) -> Bool {
+        Int(table.handSize[seat]) < RailMap.handLimit && table.deckCount > 0
+    }
+
+    /// Draw a mission: fewer than 2 slots in use and a non-empty mission deck.
+    @inline(__always) func canDrawMission(_ seat: Int) -> Bool {
+        Int(table.slotsUsed[seat]) < RailTable.slotsPerSeat && table.missionDeckCount > 0
+    }
+
+    /// Appends every build `seat` may make (see ``forEachBuild(_:_:)``).
+    func appendBuilds(_ seat: Int, into buffer: inout ActionBuffer) {
+        forEachBuild(seat) { action in
+            buffer.append(action)
+            return true
+        }
+    }
+
+    /// Calls `body` with every build action `seat` may make, in railroad order, until it
+    /// returns false: unowned railroads whose twin the seat does not own, paid with
+    /// exactly `length` cards (a coloured railroad: its colour plus rainbows; a grey one:
+    /// one colour plus rainbows, or rainbows alone).
+    @inline(__always)
+    func forEachBuild(_ seat: Int, _ body: (Int) -> Bool) {
+        let size = Int(table.handSize[seat])
+        guard size > 0 else { return }
+        let base = seat &* 6
+        var held = InlineArray<6, Int>(repeating: 0)
+        for c in 0..<6 { held[c] = Int(hands[base &+ c]) }
+        let rainbow = held[RailColour.rainbow]
+        let seatOwner = Int8(seat)
+        let railroads = map.packed
+        let unowned = table.unowned
+        withUnsafeBytes(of: table.owners) { ownerBytes in
+            let owners = ownerBytes.bindMemory(to: Int8.self)
+            var word = unowned.0
+            var offset = 0
+            while true {
+                if word == 0 {
+                    guard offset == 0 else { break }
+                    offset = 64
+                    word = unowned.1
+                    continue
+                }
+                let r = offset &+ word.trailingZeroBitCount
+                word &= word &- 1
+                let rr = railroads[r]
+                let length = Int(rr.length)
+                if length > size { continue }
+                if rr.twin >= 0 && owners[Int(rr.twin)] == seatOwner { continue }
+                let colour = Int(rr.colour)
+                if colour != RailColour.grey.rawValue {
+                    if held[colour] &+ rainbow >= length, !body(RailAction.build(r, pay: colour)) { return }
+                } else {
+                    for c in 0..<5 where held[c] > 0 && held[c] &+ rainbow >= length {
+                        if !body(RailAction.build(r, pay: c)) { return }
+                    }
+                    if rainbow >= length, !body(RailAction.build(r, pay: RailColour.rainbow)) { return }
+                }
+            }
+        }
+    }
+
+    /// Whether `seat` has any legal action other than pass.
+    func hasActionBesidesPass(_ seat: Int) -> Bool {
+        if canDrawCard(seat) || canDrawMission(seat) { return true }
+        var found = false
+        forEachBuild(seat) { _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
+    // MARK: Applying an action
+
+    /// Applies a legal action of the mover, then the end-of-game checks.
+    public mutating func apply(_ action: Int) {
+        assert(!isTerminal, "apply on a finished match")
+        let seat = currentSeat
+        switch action {
+        case RailAction.drawCard:
+            drawCard(seat)
+            table.passes = 0
+        case RailAction.drawMission:
+            drawMission(seat)
+            table.passes = 0
+        case RailAction.pass:
+            table.passes &+= 1
+        default:
+            build(seat, railroad: RailAction.railroad(of: action), pay: RailAction.payColour(of: action))
+            table.passes = 0
+        }
+        table.turn &+= 1
+        if isTerminal { return }  // a 5th mission ended it
+        if Int(table.passes) >= seatCount { table.endReason = .allPassed; return }
+        if Int(table.turn) >= rules.turnCap { table.endReason = .turnCap; return }
+        table.currentSeat = Int8((seat + 1) % seatCount)
+        checkStartOfTurn()
+    }
+
+    /// End rule 2: the empty train deck, by the `deckExhaustion` knob.
+    mutating func checkStartOfTurn() {
+        guard table.deckCount == 0, !isTerminal else { return }
+        switch rules.deckExhaustion {
+        case .immediate:
+            table.endReason = .deckExhausted
+        case .whenStuck:
+            if !hasActionBesidesPass(currentSeat) { table.endReason = .deckExhausted }
+        }
+    }
+
+    mutating func drawCard(_ seat: Int) {
+        table.deckCount -= 1
+        let colour = Int(deck[Int(table.deckCount)])
+        hands[seat &* 6 &+ colour] &+= 1
+        table.handSize[seat] &+= 1
+    }
+
+    /// Draws the top mission into a free slot; it completes at once if already joined.
+    mutating func drawMission(_ seat: Int) {
+        table.missionDeckCount -= 1
+        let mission = missionDeck[Int(table.missionDeckCount)]
+        for k in 0..<RailTable.slotsPerSeat where slots[seat &* 2 &+ k].isEmpty {
+            slots[seat &* 2 &+ k] = mission
+            table.slotsUsed[seat] &+= 1
+            completeJoinedMissions(seat)
+            return
+        }
+        assertionFailure("drawMission with no free slot")
+    }
+
+    /// Builds `railroad` for `seat`, paying canonically with colour `pay` (as many
+    /// non-rainbow cards as possible, then rainbows), then completes joined missions.
+    mutating func build(_ seat: Int, railroad r: Int, pay: Int) {
+        let rr = map.packed[r]
+        let length = Int(rr.length)
+        let colour = Int(rr.colour) == RailColour.grey.rawValue ? pay : Int(rr.colour)
+        let base = seat &* 6
+        let plain = colour == RailColour.rainbow ? 0 : min(Int(hands[base &+ colour]), length)
+        let rainbows = length &- plain
+        assert(Int(hands[base &+ RailColour.rainbow]) >= rainbows, "build the seat cannot pay for")
+        hands[base &+ colour] &-= UInt8(plain)
+        hands[base &+ RailColour.rainbow] &-= UInt8(rainbows)
+        table.handSize[seat] &-= UInt8(length)
+        spend(colour, plain)
+        spend(RailColour.rainbow, rainbows)
+
+        table.setOwner(r, seat)
+        table.railroadCount[seat] &+= 1
+        components.join(seat, Int(rr.from), Int(rr.to), cityCount: map.cities.count)
+        completeJoinedMissions(seat)
+    }
+
+    /// Spent cards go back into the deck (`recycle`, reshuffled by the caller) or out.
+    mutating func spend(_ colour: Int, _ count: Int) {
+        guard count > 0 else { return }
+        switch rules.spentCards {
+        case .recycle:
+            // Back into the deck, reshuffled: the inside-out Fisher-Yates step puts each
+            // returned card at a uniform position, so a uniformly shuffled deck stays
+            // uniformly shuffled at the cost of one draw per card, not per deck card.
+            for _ in 0..<count {
+                let top = Int(table.deckCount)
+                let j = rng.uniform(top + 1)
+                deck[top] = deck[j]
+                deck[j] = UInt8(colour)
+                table.deckCount &+= 1
+            }
+        case .discard:
+            table.discards[colour] &+= UInt8(count)
+        }
+    }
+
+    /// Completes every active mission of `seat` whose cities its railroads join (rule
+    /// book, "Missions"); the `missionsToWin`-th completion ends the game at once.
+    mutating func completeJoinedMissions(_ seat: Int) {
+        for k in 0..<RailTable.slotsPerSeat {
+            let i = seat &* 2 &+ k
+            let m = slots[i]
+            guard !m.isEmpty, !m.completed, components.connected(seat, Int(m.from), Int(m.to)) else { continue }
+            table.completed[seat] &+= 1
+            table.points[seat] &+= Int16(m.points)
+            if rules.completedMissionsOccupySlots {
+                slots[i].completed = true
+            } else {
+                slots[i] = .empty
+                table.slotsUsed[seat] &-= 1
+            }
+            if Int(table.completed[seat]) >= rules.missionsToWin { table.endReason = .missions }
+        }
+    }
+
+    mutating func shuffleDeck() {
+        let count = Int(table.deckCount)
+        guard count > 1 else { return }
+        var i = count - 1
+        while i > 0 {
+            let j = rng.uniform(i + 1)
+            deck.swapAt(i, j)
+            i -= 1
+        }
+    }
+
+    mutating func shuffleMissions() {
+        var i = Int(table.missionDeckCount) - 1
+        while i > 0 {
+            let j = rng.uniform(i + 1)
+            missionDeck.swapAt(i, j)
+            i -= 1
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import LabCore
+
+/// One rail match in progress: the public table plus the hidden parts (hands, held
+/// missions, deck orders, the match's random stream). A value type of fixed size.
+public struct RailState: GameState {
+    public typealias Observation = RailObservation
+
+    public let map: RailMap
+    public let rules: RailRules
+    @usableFromInline var table: RailTable
+    var components = RailComponents()
+    /// Hand of seat s, colour c at `hands[s * 6 + c]` (c = 5: rainbow).
+    var hands = InlineArray<24, UInt8>(repeating: 0)
+    /// Slot k of seat s at `slots[s * 2 + k]`.
+    var slots = InlineArray<8, HeldMission>(repeating: .empty)
+    /// The train deck; the top card is `deck[deckCount - 1]`.
+    var deck = InlineArray<80, UInt8>(repeating: 0)
+    /// The mission deck; the top mission is `missionDeck[missionDeckCount - 1]`.
+    var missionDeck = InlineArray<64, HeldMission>(repeating: .empty)
+    /// The match's random stream (reshuffles under `spentCards=recycle`).
+    var rng: LabRandom
+
+    /// Deals a match (rule book, "Setup").
+    init(map: RailMap, rules: RailRules, seatCount: Int, seed: UInt64) {
+        self.map = map
+        self.rules = rules
+        table = RailTable(seatCount: seatCount, railroads: map.railroads.count)
+        rng = LabRandom(seed: seed)
+
+        // 1. Shuffle the train deck, then make and shuffle the mission deck.
+        var n = 0
+        for colour in 0..<6 {
+            for _ in 0..<RailColour.cardsPerColour[colour] { deck[n] = UInt8(colour); n += 1 }
+        }
+        table.deckCount = Int16(n)
+        shuffleDeck()
+        if let list = map.missions {
+            for (i, card) in list.enumerated() { missionDeck[i] = HeldMission(card) }
+            table.missionDeckCount = Int16(list.count)
+            shuffleMissions()
+        } else {
+            let cityCount = map.cities.count
+            for i in 0..<Self.generatedMissions {
+                let a = rng.uniform(cityCount)
+                var b = rng.uniform(cityCount - 1)
+                if b >= a { b += 1 }
+                missionDeck[i] = HeldMission(from: UInt8(a), to: UInt8(b), points: UInt8(map.missionPoints(a, b)), completed: false)
+            }
+            table.missionDeckCount = Int16(Self.generatedMissions)
+        }
+        // 2. Initial hands (knob), one seat at a time.
+        for seat in 0..<seatCount {
+            for _ in 0..<rules.initialHand where table.deckCount > 0 { drawCard(seat) }
+        }
+        // 3. Two missions each.
+        for seat in 0..<seatCount {
+            for _ in 0..<RailTable.slotsPerSeat where table.missionDeckCount > 0 { drawMission(seat) }
+        }
+        checkStartOfTurn()
+    }
+
+    /// Missions generated per match when the map lists none (as shipped).
+    public static let generatedMissions = 25
+
+    // MARK: GameState
+
+    public var seatCount: Int { Int(table.seatCount) }
+    @inlinable public var currentSeat: Int { Int(table.currentSeat) }
+    @inlinable public var isTerminal: Bool { table.endReason != .none }
+    public var turn: Int { Int(table.turn) }
+    public var actionSpaceSize: Int { RailAction.spaceSize(railroads: map.railroads.count) }
+
+    public func observation(for seat: Int) -> RailObservation { RailObservation(state: self, seat: seat) }
+
+    public var outcome: Outcome? {
+        guard isTerminal else { return nil }
+        // Ranking: most completed missions, then most railroads; equal on both share.
+        var keys: [Int] = []
+        keys.reserveCapacity(seatCount)
+        for s in 0..<seatCount { keys.append(Int(table.completed[s]) * 1000 + Int(table.railroadCount[s])) }
+        return Outcome(places: Outcome.places(fromKeys: keys), endReason: table.endReason.name, turns: turn)
+    }
+
+    public static let seatStatNames = ["missions_completed", "mission_points", "railroads", "cards_in_hand"]
+
+    public func seatStats(_ seat: Int) -> [Int] {
+        [Int(table.completed[seat]), Int(table.points[seat]), Int(table.railroadCount[seat]), Int(table.handSize[seat])]
+    }
+
+    // MARK: Public figures (what every seat sees)
+
+    /// Why the match ended (`.none` while it runs).
+    public var endReason: RailEndReason { table.endReason }
+    public func completedMissions(_ seat: Int) -> Int { Int(table.completed[seat]) }
+    public func missionPoints(_ seat: Int) -> Int { Int(table.points[seat]) }
+    public func railroadsOwned(_ seat: Int) -> Int { Int(table.railroadCount[seat]) }
+    public func handSize(_ seat: Int) -> Int { Int(table.handSize[seat]) }
+    public func owner(of railroad: Int) -> Int? { table.owners[railroad] < 0 ? nil : Int(table.owners[railroad]) }
+    public var deckCount: Int { Int(table.deckCount) }
+    public var missionDeckCount: Int { Int(table.missionDeckCount) }
+    public func discarded(_ colour: Int) -> Int { Int(table.discards[colour]) }
+
+    // MARK: Hidden figures (the whole truth; strategies never get a state)
+
+    /// Cards of `colour` (5 = rainbow) in `seat`'s hand.
+    public func cards(_ seat: Int, _ colour: Int) -> Int { Int(hands[seat * 6 + colour]) }
+
+    /// The missions in `seat`'s slots: (from, to, points, completed).
+    public func heldMissions(_ seat: Int) -> [(mission: MissionCard, completed: Bool)] {
+        (0..<RailTable.slotsPerSeat).compactMap { k in
+            let m = slots[seat * 2 + k]
+            return m.isEmpty ? nil : (MissionCard(from: Int(m.from), to: Int(m.to), points: Int(m.points)), m.completed)
+        }
+    }
+
+    /// Whether `seat`'s own railroads join cities `a` and `b`.
+    public func joined(_ seat: Int, _ a: Int, _ b: Int) -> Bool { components.connected(seat, a, b) }
+}

@@ -1,0 +1,94 @@
+import LabCore
+
+/// Shared by both CPUs: choose a buildable railroad uniformly (not a build action: a
+/// grey railroad has several) and pay a grey one with the colour held most.
+enum RailCPU {
+    /// A build action, or nil when nothing can be built. `legal` lists builds in
+    /// railroad order (``RailState/legalActions(into:)``).
+    /// - Complexity: O(legal actions); allocation-free.
+    static func uniformBuild(_ observation: RailObservation, legal: ActionBuffer, rng: inout LabRandom) -> Int? {
+        var railroads = 0
+        var last = -1
+        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
+            let r = RailAction.railroad(of: legal[i])
+            if r != last { railroads += 1; last = r }
+        }
+        guard railroads > 0 else { return nil }
+        var pick = rng.uniform(railroads)
+        last = -1
+        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
+            let r = RailAction.railroad(of: legal[i])
+            if r == last { continue }
+            last = r
+            if pick > 0 { pick -= 1; continue }
+            guard observation.map.railroads[r].colour == .grey else { return legal[i] }
+            return RailAction.build(r, pay: mostHeldColour(observation))
+        }
+        return nil
+    }
+
+    /// The non-rainbow colour held most (lowest index on ties), or rainbow when the hand
+    /// holds only rainbows. Paying a buildable grey railroad with it is always legal.
+    static func mostHeldColour(_ observation: RailObservation) -> Int {
+        var best = RailColour.rainbow
+        var most = 0
+        for c in 0..<5 where observation.cards(c) > most {
+            most = observation.cards(c)
+            best = c
+        }
+        return best
+    }
+
+    static func has(_ legal: ActionBuffer, _ action: Int) -> Bool {
+        // Non-build actions come first in the list.
+        for i in 0..<min(legal.count, 2) where legal[i] == action { return true }
+        return false
+    }
+}
+
+/// `heuristic`: the documented CPU (rule book, "The documented CPU heuristic"; SRS 4.5
+/// and 6.1.6). In order: (1) fewer than 2 active missions and a mission deck: draw a
+/// mission with probability `missionProbability` (0.70), else fall through; (2) build a
+/// railroad chosen uniformly among the buildable ones (grey: paid with the colour held
+/// most); (3) draw a card if the hand holds fewer than 6 and the deck has cards;
+/// (4) pass. When (1) fell through and (2)-(3) find nothing, the mission draw is the only
+/// legal action (pass is legal only when nothing else is), so it draws the mission.
+public final class RailHeuristicCPU: Strategy {
+    public typealias G = RailGame
+
+    public static let defaultMissionProbability = 0.7
+
+    public let missionProbability: Double
+    private var rng: LabRandom
+
+    public init(seed: UInt64, missionProbability: Double = RailHeuristicCPU.defaultMissionProbability) {
+        rng = LabRandom(seed: seed)
+        self.missionProbability = missionProbability
+    }
+
+    public func chooseAction(_ observation: RailObservation, legal: ActionBuffer) -> Int {
+        let missionLegal = RailCPU.has(legal, RailAction.drawMission)
+        if missionLegal && rng.chance(missionProbability) { return RailAction.drawMission }
+        if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) { return build }
+        if RailCPU.has(legal, RailAction.drawCard) { return RailAction.drawCard }
+        return missionLegal ? RailAction.drawMission : RailAction.pass
+    }
+}
+
+/// `shipped-cpu`: the app's CPU as shipped. It builds first (uniformly among buildable
+/// railroads, grey paid with the colour held most), else draws a mission when it holds
+/// fewer than 2, else draws a card, else passes.
+public final class RailShippedCPU: Strategy {
+    public typealias G = RailGame
+
+    private var rng: LabRandom
+
+    public init(seed: UInt64) { rng = LabRandom(seed: seed) }
+
+    public func chooseAction(_ observation: RailObservation, legal: ActionBuffer) -> Int {
+        if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) { return build }
+        if RailCPU.has(legal, RailAction.drawMission) { return RailAction.drawMission }
+        if RailCPU.has(legal, RailAction.drawCard) { return RailAction.drawCard }
+        return RailAction.pass
+    }
+}
