@@ -1,0 +1,27 @@
+# Opponent Lab: the targets the README names.
+SWIFT ?= swift
+OPLAB := .build/release/oplab
+
+.PHONY: setup build run test bench map-check clean
+
+setup:            ## install missing system packages (pkg-config, libopenblas-dev)
+	@scripts/setup.sh
+
+build: setup      ## release build of the oplab command
+	$(SWIFT) build -c release --product oplab
+
+run: build        ## the main job: a default match from configs/ (a tournament once the harness lands)
+	$(OPLAB) map check configs/maps/train-depot-europe.json
+	$(OPLAB) play rail --player heuristic --player shipped-cpu --seed 7
+
+test: setup       ## every test suite (Swift Testing)
+	$(SWIFT) test
+
+bench: setup      ## package-benchmark suites in Benchmarks/
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+
+map-check: build
+	$(OPLAB) map check configs/maps/train-depot-europe.json
+
+clean:
+	rm -rf .build Benchmarks/.build

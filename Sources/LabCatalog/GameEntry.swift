@@ -1,0 +1,122 @@
+import LabCore
+
+/// A strategy a game offers: its name, parameters and factory maker.
+public struct StrategyEntry<G: Game>: Sendable {
+    public var name: String
+    public var summary: String
+    public var parameters: [ParameterSpec]
+    /// Makes the per-match factory from checked parameters.
+    public var make: @Sendable (ResolvedParameters) throws(InputError) -> StrategyFactory<G>
+
+    public init(name: String, summary: String, parameters: [ParameterSpec] = [],
+                make: @escaping @Sendable (ResolvedParameters) throws(InputError) -> StrategyFactory<G>) {
+        self.name = name
+        self.summary = summary
+        self.parameters = parameters
+        self.make = make
+    }
+
+    /// The listing form: name, summary and parameters.
+    public var info: StrategyInfo { StrategyInfo(name: name, summary: summary, parameters: parameters) }
+}
+
+/// A strategy's listing, without its game type.
+public struct StrategyInfo: Sendable {
+    public var name: String
+    public var summary: String
+    public var parameters: [ParameterSpec]
+}
+
+/// What a table is made from: rule settings, an optional map file and one strategy
+/// spec per seat (seat order).
+public struct TableSetup: Sendable {
+    public var rules: [(key: String, value: String)]
+    public var mapPath: String?
+    public var players: [StrategySpec]
+
+    public init(rules: [(key: String, value: String)] = [], mapPath: String? = nil, players: [StrategySpec]) {
+        self.rules = rules
+        self.mapPath = mapPath
+        self.players = players
+    }
+}
+
+/// One game as the harness and the command line see it: no game types leak out.
+public protocol GameEntry: Sendable {
+    var name: String { get }
+    var summary: String { get }
+    var seatRange: ClosedRange<Int> { get }
+    var knobs: [RuleKnob] { get }
+    var strategies: [StrategyInfo] { get }
+    /// The game's documented CPU, the rating anchor.
+    var documentedCPU: String { get }
+    /// Per-seat figures a finished match reports.
+    var seatStatNames: [String] { get }
+    /// Checks the setup (rules, map, seat count, every strategy) and makes a table.
+    func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable
+}
+
+/// One line of a trace: an action and the mover's standing after it.
+public struct TraceEvent: Sendable {
+    public var turn: Int
+    public var seat: Int
+    public var action: String
+    public var detail: String
+    public var board: String?
+}
+
+/// What a finished match reports, game-neutrally.
+public struct MatchReport: Sendable {
+    public var outcome: Outcome
+    /// Per seat, the figures named by ``GameEntry/seatStatNames``.
+    public var seatStats: [[Int]]
+    /// A text drawing of the final position, for games with a board.
+    public var board: String?
+}
+
+/// A set-up table that plays matches from seeds; safe to share between threads (each
+/// match makes its own strategies).
+public protocol MatchTable: Sendable {
+    var seatCount: Int { get }
+    var players: [StrategySpec] { get }
+    /// Lines describing the set-up (map, rules), for headers.
+    var setupLines: [String] { get }
+    /// Plays the match with match seed `seed`.
+    func play(seed: UInt64, buffer: inout ActionBuffer, trace: ((TraceEvent) -> Void)?) -> MatchReport
+}
+
+/// A table for a concrete game: the one generic bridge between games and the harness.
+struct Table<G: Game>: MatchTable {
+    let game: G
+    let factories: [StrategyFactory<G>]
+    let players: [StrategySpec]
+    let setupLines: [String]
+
+    var seatCount: Int { game.seatCount }
+
+    func play(seed: UInt64, buffer: inout ActionBuffer, trace: ((TraceEvent) -> Void)?) -> MatchReport {
+        var strategies: [any Strategy<G>] = []
+        strategies.reserveCapacity(factories.count)
+        for (seat, make) in factories.enumerated() {
+            strategies.append(make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(seed, seat: seat))))
+        }
+        let observe: ((G.State, Int, G.State) -> Void)? = trace.map { sink in
+            { before, action, after in
+                sink(TraceEvent(turn: after.turn, seat: before.currentSeat, action: before.describe(action),
+                                detail: after.traceDetail(seat: before.currentSeat), board: after.renderBoard()))
+            }
+        }
+        let (outcome, final) = Match.play(game, seed: seed, strategies: strategies, buffer: &buffer, observe: observe)
+        return MatchReport(outcome: outcome, seatStats: (0..<game.seatCount).map(final.seatStats), board: final.renderBoard())
+    }
+}
+
+extension GameEntry {
+    /// Finds strategy `spec.name` among `entries` or lists the ones that exist.
+    func resolve<G: Game>(_ spec: StrategySpec, in entries: [StrategyEntry<G>]) throws(InputError) -> StrategyFactory<G> {
+        guard let entry = entries.first(where: { $0.name == spec.name }) else {
+            throw InputError("unknown strategy '\(spec.name)' for \(name); available: \(entries.map(\.name).joined(separator: ", "))")
+        }
+        return try entry.make(ResolvedParameters(spec: spec, accepted: entry.parameters))
+    }
+}

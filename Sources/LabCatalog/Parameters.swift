@@ -1,0 +1,77 @@
+import LabCore
+
+/// A parameter a strategy accepts, with its type, range and default.
+public struct ParameterSpec: Sendable {
+    public enum Kind: Sendable {
+        case number(ClosedRange<Double>)
+        case integer(ClosedRange<Int>)
+        case flag
+        case choice([String])
+        case text
+    }
+
+    public var name: String
+    public var kind: Kind
+    public var defaultValue: String
+    public var summary: String
+
+    public init(_ name: String, _ kind: Kind, default defaultValue: String, _ summary: String) {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+
+    /// What the parameter accepts, e.g. `number in 0...1`.
+    public var accepted: String {
+        switch kind {
+        case .number(let r): "number in \(Self.format(r.lowerBound))...\(Self.format(r.upperBound))"
+        case .integer(let r): "integer in \(r.lowerBound)...\(r.upperBound)"
+        case .flag: "true or false"
+        case .choice(let options): "one of \(options.joined(separator: ", "))"
+        case .text: "text"
+        }
+    }
+
+    static func format(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    }
+}
+
+/// Parameter values checked against a strategy's ``ParameterSpec``s, defaults filled in.
+public struct ResolvedParameters: Sendable {
+    var values: [String: String]
+    let strategy: String
+
+    /// Checks `spec`'s parameters: unknown names and bad values are errors naming the
+    /// parameter and what it accepts.
+    init(spec: StrategySpec, accepted: [ParameterSpec]) throws(InputError) {
+        strategy = spec.name
+        values = [:]
+        for p in accepted { values[p.name] = p.defaultValue }
+        for (key, value) in spec.parameters {
+            guard let p = accepted.first(where: { $0.name == key }) else {
+                let list = accepted.isEmpty ? "it takes no parameters"
+                    : "accepted: " + accepted.map { "\($0.name) (\($0.accepted), default \($0.defaultValue))" }.joined(separator: "; ")
+                throw InputError("strategy \(spec.name): unknown parameter '\(key)'; \(list)")
+            }
+            let ok: Bool
+            switch p.kind {
+            case .number(let r): ok = Double(value).map { r.contains($0) && $0.isFinite } ?? false
+            case .integer(let r): ok = Int(value).map(r.contains) ?? false
+            case .flag: ok = value == "true" || value == "false"
+            case .choice(let options): ok = options.contains(value)
+            case .text: ok = true
+            }
+            guard ok else {
+                throw InputError("strategy \(spec.name): \(key)=\(value) is not accepted; \(key) takes a \(p.accepted)")
+            }
+            values[key] = value
+        }
+    }
+
+    public func number(_ name: String) -> Double { Double(values[name]!)! }
+    public func integer(_ name: String) -> Int { Int(values[name]!)! }
+    public func flag(_ name: String) -> Bool { values[name] == "true" }
+    public func text(_ name: String) -> String { values[name]! }
+}

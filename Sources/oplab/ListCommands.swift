@@ -1,0 +1,40 @@
+import ArgumentParser
+import LabCatalog
+import LabCore
+
+struct GamesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "games", abstract: "List the games with their seats and rule knobs.")
+
+    func run() throws {
+        for game in Catalog.games {
+            print("\(game.name): \(game.summary)")
+            print("  seats: \(game.seatRange.lowerBound)-\(game.seatRange.upperBound); documented CPU: \(game.documentedCPU)")
+            print("  rule knobs (--rule KEY=VALUE):")
+            for knob in game.knobs {
+                print("    \(knob.name)=\(knob.accepted)  default \(knob.defaultValue): \(knob.summary)")
+            }
+        }
+    }
+}
+
+struct StrategiesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "strategies", abstract: "List the strategies of a game (or of all games) with their parameters.")
+
+    @Argument(help: "A game name; all games when omitted.")
+    var game: String?
+
+    func run() throws {
+        try reportingInputErrors {
+            let games = try game.map { [try Catalog.game(named: $0)] } ?? Catalog.games
+            for entry in games {
+                print("\(entry.name):")
+                for s in entry.strategies {
+                    print("  \(s.name): \(s.summary)")
+                    for p in s.parameters {
+                        print("    \(p.name) = \(p.defaultValue)  (\(p.accepted)): \(p.summary)")
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import LabCore
+
+@main
+struct OpLab: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "oplab",
+        abstract: "Opponent Lab: play, pit and judge computer opponents for Train Depot Europe and Quortex.",
+        version: OpLab.version,
+        subcommands: [PlayCommand.self, MapCommand.self, GamesCommand.self, StrategiesCommand.self]
+    )
+
+    static let version = "0.1.0"
+}
+
+/// Runs `body`; bad input is printed as `error: ...` on stderr and exits with status 2.
+func reportingInputErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as InputError {
+        printError("error: \(error.message)")
+        throw ExitCode(2)
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Parses `KEY=VALUE` rule settings.
+func parseRules(_ settings: [String]) throws(InputError) -> [(key: String, value: String)] {
+    var out: [(key: String, value: String)] = []
+    for setting in settings { out.append(try KnobParsing.split(setting)) }
+    return out
+}

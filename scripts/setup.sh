@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine with Swift lacks for Opponent Lab:
+# pkg-config and OpenBLAS (libopenblas-dev). Idempotent; quiet when all is there.
+set -euo pipefail
+
+need=()
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists openblas; then
+  need+=(libopenblas-dev)
+fi
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "setup: installing ${need[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "setup: need root (or sudo) to install ${need[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+pkg-config --exists openblas || { echo "setup: openblas still not found by pkg-config" >&2; exit 1; }
