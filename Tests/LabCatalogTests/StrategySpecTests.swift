@@ -1,0 +1,76 @@
+import LabCatalog
+import LabCore
+import Testing
+
+@Suite("Strategy specs")
+struct StrategySpecTests {
+    @Test("A bare name has no parameters")
+    func bareName() throws {
+        #expect(try StrategySpec.parse("heuristic") == StrategySpec(name: "heuristic"))
+        #expect(try StrategySpec.parse("  shipped-cpu ") == StrategySpec(name: "shipped-cpu"))
+    }
+
+    @Test("Parameters keep their order; spaces are ignored")
+    func parameters() throws {
+        let spec = try StrategySpec.parse("mcts( iterations = 800, c=1.4 ,rollout=heuristic)")
+        #expect(spec.name == "mcts")
+        #expect(spec.parameters.map(\.key) == ["iterations", "c", "rollout"])
+        #expect(spec.parameters.map(\.value) == ["800", "1.4", "heuristic"])
+        #expect(spec.description == "mcts(iterations=800, c=1.4, rollout=heuristic)")
+    }
+
+    @Test("Values may nest parentheses or be quoted")
+    func nestedAndQuoted() throws {
+        let spec = try StrategySpec.parse(#"mcts(rollout=heuristic(missionProbability=0.5), model="a,b(c).model")"#)
+        #expect(spec.parameters[0].value == "heuristic(missionProbability=0.5)")
+        #expect(spec.parameters[1].value == "a,b(c).model")
+    }
+
+    @Test("Malformed specs are refused with the position and the accepted form",
+          arguments: ["", "(x=1)", "mcts(", "mcts(iterations)", "mcts(iterations=)", "mcts(a=1,a=2)",
+                      "mcts(a=(1)", "mcts(a=1) extra", "mcts(a=\"1)"])
+    func malformed(_ text: String) {
+        #expect {
+            try StrategySpec.parse(text)
+        } throws: { error in
+            let message = (error as? InputError)?.message ?? ""
+            return message.contains("expected name or name(key=value, ...)") && message.contains("character")
+        }
+    }
+}
+
+@Suite("Catalog")
+struct CatalogTests {
+    @Test("The rail game lists random, heuristic and shipped-cpu")
+    func railStrategies() throws {
+        let rail = try Catalog.game(named: "rail")
+        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu"])
+        #expect(rail.documentedCPU == "heuristic")
+        let heuristic = try #require(rail.strategies.first { $0.name == "heuristic" })
+        #expect(heuristic.parameters.map(\.name) == ["missionProbability"])
+        #expect(heuristic.parameters[0].defaultValue == "0.7")
+    }
+
+    @Test("An unknown game is refused with the list of games")
+    func unknownGame() {
+        #expect(throws: InputError("unknown game 'chess'; available: rail")) { try Catalog.game(named: "chess") }
+    }
+
+    @Test("Unknown strategies and parameters, and bad values, name what is accepted")
+    func strategyErrors() throws {
+        let rail = try Catalog.game(named: "rail")
+        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu")) {
+            try Catalog.validate("alphazero", for: rail)
+        }
+        #expect(throws: InputError("strategy heuristic: unknown parameter 'depth'; accepted: missionProbability (number in 0...1, default 0.7)")) {
+            try Catalog.validate("heuristic(depth=3)", for: rail)
+        }
+        #expect(throws: InputError("strategy heuristic: missionProbability=1.5 is not accepted; missionProbability takes a number in 0...1")) {
+            try Catalog.validate("heuristic(missionProbability=1.5)", for: rail)
+        }
+        #expect(throws: InputError("strategy random: unknown parameter 'x'; it takes no parameters")) {
+            try Catalog.validate("random(x=1)", for: rail)
+        }
+        #expect(try Catalog.validate("heuristic(missionProbability=0.25)", for: rail).parameters[0].value == "0.25")
+    }
+}

@@ -1,0 +1,38 @@
+import LabCore
+import Testing
+
+@Suite("Outcome")
+struct OutcomeTests {
+    @Test("Places use competition ranking: equal keys share, the next place skips")
+    func competitionRanking() {
+        #expect(Outcome.places(fromKeys: [5, 9, 5, 1]) == [2, 1, 2, 4])
+        #expect(Outcome.places(fromKeys: [3, 3]) == [1, 1])
+        #expect(Outcome.places(fromKeys: [1, 2, 3]) == [3, 2, 1])
+    }
+
+    @Test("A sole first place scores 1 and wins; a shared first place scores 1/k and draws")
+    func scoresAndResults() {
+        let sole = Outcome(places: [1, 2, 3], endReason: "x", turns: 1)
+        #expect(sole.score(of: 0) == 1)
+        #expect(sole.score(of: 1) == 0)
+        #expect(sole.result(of: 0) == .win)
+        #expect(sole.result(of: 2) == .loss)
+        let shared = Outcome(places: [1, 1, 1, 4], endReason: "x", turns: 1)
+        #expect(abs(shared.score(of: 2) - 1.0 / 3.0) < 1e-12)
+        #expect(shared.result(of: 0) == .draw)
+        #expect(shared.result(of: 3) == .loss)
+    }
+
+    @Test("ActionBuffer keeps its actions in order and empties without losing them twice")
+    func actionBuffer() {
+        var buffer = ActionBuffer(capacity: 4)
+        for a in [3, 1, 4, 1000] { buffer.append(a) }
+        #expect(buffer.actions == [3, 1, 4, 1000])
+        #expect(buffer.contains(1000))
+        #expect(!buffer.contains(2))
+        buffer.removeAll()
+        #expect(buffer.isEmpty)
+        buffer.append(9)
+        #expect(buffer.actions == [9])
+    }
+}

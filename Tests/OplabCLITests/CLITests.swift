@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// Runs the built `oplab` and captures its exit status and output.
+struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+func oplabBinary() throws -> String {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("oplab").path
+    for candidate in [beside, packageRoot + "/.build/debug/oplab"] where FileManager.default.isExecutableFile(atPath: candidate) {
+        return candidate
+    }
+    throw CLIUnavailable()
+}
+
+struct CLIUnavailable: Error {}
+
+func oplab(_ arguments: String...) throws -> Run { try runArray(arguments) }
+
+@Suite("oplab command line")
+struct CLITests {
+    @Test("play --trace prints a whole match, the same bytes twice")
+    func traceIsDeterministic() throws {
+        let a = try oplab("play", "rail", "--player", "heuristic", "--player", "random", "--seed", "7", "--trace")
+        let b = try oplab("play", "rail", "--player", "heuristic", "--player", "random", "--seed", "7", "--trace")
+        #expect(a.status == 0)
+        #expect(a.stdout == b.stdout)
+        #expect(a.stdout.contains("T1 P0 "))
+        #expect(a.stdout.contains("hand "))
+        #expect(a.stdout.contains("end: "))
+        #expect(a.stdout.contains("missions_completed"))
+    }
+
+    @Test("play --json prints one JSON object with places and figures per seat")
+    func jsonResult() throws {
+        let run = try oplab("play", "rail", "--player", "heuristic", "--player", "shipped-cpu", "--seed", "3", "--json")
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(object["game"] as? String == "rail")
+        let seats = try #require(object["seats"] as? [[String: Any]])
+        #expect(seats.count == 2)
+        #expect(Set(seats.compactMap { $0["place"] as? Int }).isSubset(of: [1, 2]))
+        for key in ["missions_completed", "mission_points", "railroads", "cards_in_hand", "result"] {
+            #expect(seats[0][key] != nil, "missing \(key)")
+        }
+        #expect(["missions", "deck_exhausted", "all_passed", "turn_cap"].contains(object["endReason"] as? String ?? ""))
+    }
+
+    @Test("Bad input exits 2 and names what was wrong and what is accepted",
+          arguments: [
+            (["play", "rail", "--player", "nobody", "--player", "random"], "available: random, heuristic, shipped-cpu"),
+            (["play", "rail", "--player", "heuristic(missionProbability=x)", "--player", "random"], "missionProbability takes a number in 0...1"),
+            (["play", "rail", "--player", "heuristic", "--player", "random", "--rule", "speed=9"], "accepted: initialHand, spentCards"),
+            (["play", "rail", "--player", "heuristic", "--player", "random", "--rule", "turnCap=0"], "expected an integer in 1...1000000"),
+            (["play", "rail"] + Array(repeating: ["--player", "random"], count: 5).flatMap { $0 }, "1 to 4 seats"),
+            (["play", "rail", "--player", "random", "--player", "random", "--map", "Package.swift"], "not valid JSON"),
+            (["play", "checkers", "--player", "random"], "available: rail"),
+          ])
+    func badInput(_ arguments: [String], _ expected: String) throws {
+        let process = try runArray(arguments)
+        #expect(process.status == 2)
+        #expect(process.stderr.contains(expected), "stderr was: \(process.stderr)")
+        #expect(process.stdout.isEmpty)
+    }
+
+    @Test("map check on the shipped map reports 36 cities and the documented length exceptions")
+    func mapCheckShipped() throws {
+        let run = try oplab("map", "check", "configs/maps/train-depot-europe.json")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("36 cities"))
+        for pair in ["London-Paris", "Berlin-Warsaw", "Paris-Berlin"] {
+            #expect(run.stdout.components(separatedBy: "info: ").filter { $0.contains(pair) }.count == 2, "\(pair)")
+        }
+    }
+
+    @Test("map check on a broken map exits 2 with JSON paths")
+    func mapCheckBroken() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-broken-\(UUID().uuidString).json")
+        try Data(#"{"cities":[{"name":"A","lat":50,"lon":10},{"name":"B","lat":51,"lon":11},{"name":"C","lat":52,"lon":12}],"railroads":[{"from":"A","to":"B","length":1,"colour":"red"}]}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try oplab("map", "check", file.path)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("$.railroads: the map is not connected"))
+    }
+}
+
+func runArray(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try oplabBinary())
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+}
