@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "oplab", targets: ["oplab"]),
         .library(name: "LabCore", targets: ["LabCore"]),
         .library(name: "RailGame", targets: ["RailGame"]),
+        .library(name: "Quortex", targets: ["Quortex"]),
         .library(name: "LabCatalog", targets: ["LabCatalog"]),
     ],
     dependencies: [
@@ -20,11 +21,12 @@ let package = Package(
     targets: [
         .target(name: "LabCore", swiftSettings: strict),
         .target(name: "RailGame", dependencies: ["LabCore"], swiftSettings: strict),
-        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame"], swiftSettings: strict),
+        .target(name: "Quortex", dependencies: ["LabCore"], swiftSettings: strict),
+        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex"], swiftSettings: strict),
         .executableTarget(
             name: "oplab",
             dependencies: [
-                "LabCatalog", "LabCore", "RailGame",
+                "LabCatalog", "LabCore", "RailGame", "Quortex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -34,6 +36,8 @@ let package = Package(
                 swiftSettings: strict),
         .testTarget(name: "LabCoreTests", dependencies: ["LabCore"], swiftSettings: strict),
         .testTarget(name: "RailGameTests", dependencies: ["RailGame", "LabCore", "GameConformance"],
+                    swiftSettings: strict),
+        .testTarget(name: "QuortexTests", dependencies: ["Quortex", "LabCore", "GameConformance"],
                     swiftSettings: strict),
         .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "LabCore"],
                     swiftSettings: strict),

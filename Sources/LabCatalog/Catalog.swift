@@ -3,7 +3,7 @@ import LabCore
 /// The registry: the one place where concrete games and strategies meet.
 public enum Catalog {
     /// Every game, in listing order. Adding a game is one entry here.
-    public static let games: [any GameEntry] = [RailEntry()]
+    public static let games: [any GameEntry] = [RailEntry(), QuortexEntry()]
 
     /// The game called `name`, or an error listing the games.
     public static func game(named name: String) throws(InputError) -> any GameEntry {

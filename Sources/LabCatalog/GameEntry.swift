@@ -81,6 +81,8 @@ public protocol MatchTable: Sendable {
     var players: [StrategySpec] { get }
     /// Lines describing the set-up (map, rules), for headers.
     var setupLines: [String] { get }
+    /// Allowed but questionable set-ups, for the user to see (e.g. opposed solo seats).
+    var warnings: [String] { get }
     /// Plays the match with match seed `seed`.
     func play(seed: UInt64, buffer: inout ActionBuffer, trace: ((TraceEvent) -> Void)?) -> MatchReport
 }
@@ -91,6 +93,7 @@ struct Table<G: Game>: MatchTable {
     let factories: [StrategyFactory<G>]
     let players: [StrategySpec]
     let setupLines: [String]
+    var warnings: [String] = []
 
     var seatCount: Int { game.seatCount }
 

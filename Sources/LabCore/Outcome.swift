@@ -16,8 +16,13 @@ public struct Outcome: Sendable, Equatable, Hashable {
 
     /// Competition ranking from one key per seat (higher is better, equal keys share).
     /// - Complexity: O(n^2) for n seats (n <= 6).
-    public static func places<Key: Comparable>(fromKeys keys: [Key]) -> [Int] {
-        keys.map { key in 1 + keys.count(where: { $0 > key }) }
+    @inlinable
+    public static func places(fromKeys keys: [Int]) -> [Int] {
+        var places = [Int](repeating: 1, count: keys.count)
+        for i in keys.indices {
+            for j in keys.indices where keys[j] > keys[i] { places[i] += 1 }
+        }
+        return places
     }
 
     /// Seats in first place.

@@ -14,7 +14,7 @@ struct PlayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The game: rail.")
+    @Argument(help: "The game: rail or quortex.")
     var game: String
 
     @Option(name: .customLong("player"), help: "A strategy spec for the next seat (repeat once per seat).")
@@ -45,6 +45,7 @@ struct PlayCommand: ParsableCommand {
             var specs: [StrategySpec] = []
             for text in players { specs.append(try StrategySpec.parse(text)) }
             let table = try entry.makeTable(TableSetup(rules: try parseRules(rules), mapPath: map, players: specs))
+            for warning in table.warnings { printError("warning: \(warning)") }
             let matchSeed = Seeds.match(seed, match: 0)
             var buffer = ActionBuffer()
             if trace && !json {

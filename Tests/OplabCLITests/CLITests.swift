@@ -59,7 +59,7 @@ struct CLITests {
             (["play", "rail", "--player", "heuristic", "--player", "random", "--rule", "turnCap=0"], "expected an integer in 1...1000000"),
             (["play", "rail"] + Array(repeating: ["--player", "random"], count: 5).flatMap { $0 }, "1 to 4 seats"),
             (["play", "rail", "--player", "random", "--player", "random", "--map", "Package.swift"], "not valid JSON"),
-            (["play", "checkers", "--player", "random"], "available: rail"),
+            (["play", "checkers", "--player", "random"], "available: rail, quortex"),
           ])
     func badInput(_ arguments: [String], _ expected: String) throws {
         let process = try runArray(arguments)

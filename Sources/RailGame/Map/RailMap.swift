@@ -93,7 +93,7 @@ public final class RailMap: Sendable {
         packed = PackedRailroads(railroads)
     }
 
-    deinit { packed.base.deallocate() }
+    deinit { packed.free() }
 
     /// Index of the city called `name`.
     public func cityIndex(_ name: String) -> Int? { cities.firstIndex(where: { $0.name == name }) }
@@ -147,19 +147,37 @@ struct PackedRailroad: Sendable {
     var twin: Int16
 }
 
-/// The packed railroads, allocated once per map and read without retains or copies.
+/// The packed railroads, allocated once per map and read without retains or copies,
+/// with bitsets of the railroads of each colour and of each length or less.
 struct PackedRailroads: @unchecked Sendable {
     // Immutable after init; owned by the map, which frees it.
     let base: UnsafeMutablePointer<PackedRailroad>
+    /// `[0, 6)` railroads of each colour (5 = grey); `[6, 6 + 64)` of length <= n.
+    let masks: UnsafeMutablePointer<UInt128>
     let count: Int
 
     init(_ railroads: [Railroad]) {
         count = railroads.count
         base = .allocate(capacity: max(1, railroads.count))
+        masks = .allocate(capacity: 6 + 64)
+        masks.initialize(repeating: 0, count: 6 + 64)
         for (i, r) in railroads.enumerated() {
             (base + i).initialize(to: PackedRailroad(from: UInt8(r.from), to: UInt8(r.to), length: UInt8(r.length), colour: UInt8(r.colour.rawValue), twin: Int16(r.twin)))
+            masks[r.colour.rawValue] |= UInt128(1) << i
+            for n in r.length..<64 { masks[6 + n] |= UInt128(1) << i }
         }
     }
 
+    func free() {
+        base.deallocate()
+        masks.deallocate()
+    }
+
     @inline(__always) subscript(index: Int) -> PackedRailroad { base[index] }
+
+    /// Railroads of colour `colour` (``RailColour`` raw value).
+    @inline(__always) func colourMask(_ colour: Int) -> UInt128 { masks[colour] }
+
+    /// Railroads of length `n` or less.
+    @inline(__always) func lengthAtMost(_ n: Int) -> UInt128 { masks[6 &+ min(n, 63)] }
 }

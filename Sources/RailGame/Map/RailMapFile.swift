@@ -153,6 +153,9 @@ public enum RailMapFile {
                 continue
             }
             let (x, y) = (group[0], group[1])
+            if railroads[x].length != railroads[y].length {
+                error(railroadPaths[y], "the two railroads of a dual path must have equal lengths (\(railroads[x].length) at \(railroadPaths[x]), \(railroads[y].length) here)")
+            }
             if railroads[x].colour == railroads[y].colour {
                 error(railroadPaths[y], "the two railroads of a dual path must differ in colour (both \(railroads[x].colour.name), see \(railroadPaths[x]))")
             }

@@ -13,15 +13,13 @@ public struct RailObservation: GameObservation {
     var hand: InlineArray<6, UInt8>
     var ownSlots: InlineArray<2, HeldMission>
 
-    init(state: RailState, seat: Int) {
+    @usableFromInline
+    init(state: borrowing RailState, seat: Int) {
         self.seat = seat
         map = state.map
         rules = state.rules
         table = state.table
-        hand = InlineArray(repeating: 0)
-        for c in 0..<6 { hand[c] = state.hands[seat * 6 + c] }
-        ownSlots = InlineArray(repeating: .empty)
-        for k in 0..<RailTable.slotsPerSeat { ownSlots[k] = state.slots[seat * 2 + k] }
+        (hand, ownSlots) = state.privateView(of: seat)
     }
 
     public static func == (l: RailObservation, r: RailObservation) -> Bool {

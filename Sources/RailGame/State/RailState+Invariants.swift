@@ -48,14 +48,20 @@ extension RailState {
             for (r, rr) in map.railroads.enumerated() where Int(table.owners[r]) == s {
                 label[find(rr.from)] = find(rr.to)
             }
+            // Same partition, in O(cities): roots and labels must map one to one.
+            var labelOfRoot = [Int](repeating: -1, count: map.cities.count)
+            var rootOfLabel = [Int](repeating: -1, count: 64)
             for a in map.cities.indices {
-                for b in map.cities.indices where b > a && (find(a) == find(b)) != components.connected(s, a, b) {
-                    return "seat \(s): components disagree with railroads for \(map.cities[a].name) and \(map.cities[b].name)"
+                let root = find(a), label = components.label(s, a)
+                if labelOfRoot[root] < 0 { labelOfRoot[root] = label }
+                if rootOfLabel[label] < 0 { rootOfLabel[label] = root }
+                if labelOfRoot[root] != label || rootOfLabel[label] != root {
+                    return "seat \(s): components disagree with railroads at \(map.cities[a].name)"
                 }
             }
         }
         for r in map.railroads.indices {
-            let bit = r < 64 ? (table.unowned.0 >> UInt64(r)) & 1 : (table.unowned.1 >> UInt64(r - 64)) & 1
+            let bit = (table.unowned >> r) & 1
             if (bit == 1) != (table.owners[r] < 0) { return "railroad \(map.railroadName(r)): unowned bit disagrees with its owner" }
         }
         if Int(table.turn) > rules.turnCap { return "turn \(table.turn) beyond the cap" }

@@ -6,7 +6,15 @@ extension RailState {
     /// Writes the mover's legal actions: draw card, draw mission, builds in railroad
     /// order, or pass alone when nothing else is legal.
     /// - Complexity: O(railroads); allocation-free once `buffer` has grown.
+    @inlinable
     public func legalActions(into buffer: inout ActionBuffer) {
+        // Inlined into the specialised play loop, so the state is not copied through a
+        // protocol witness on every turn.
+        fillLegalActions(into: &buffer)
+    }
+
+    @usableFromInline
+    func fillLegalActions(into buffer: inout ActionBuffer) {
         buffer.removeAll()
         guard !isTerminal else { return }
         let seat = currentSeat
@@ -46,30 +54,30 @@ extension RailState {
         var held = InlineArray<6, Int>(repeating: 0)
         for c in 0..<6 { held[c] = Int(hands[base &+ c]) }
         let rainbow = held[RailColour.rainbow]
-        let seatOwner = Int8(seat)
         let railroads = map.packed
-        let unowned = table.unowned
+        // Candidates by bit operations: a coloured railroad is payable when its colour
+        // plus rainbows cover its length, a grey one when the colour held most does.
+        var most = 0
+        var candidates: UInt128 = 0
+        for c in 0..<5 {
+            candidates |= railroads.colourMask(c) & railroads.lengthAtMost(held[c] &+ rainbow)
+            most = max(most, held[c])
+        }
+        candidates |= railroads.colourMask(RailColour.grey.rawValue) & railroads.lengthAtMost(most &+ rainbow)
+        candidates &= table.unowned
+        let seatOwner = Int8(seat)
         withUnsafeBytes(of: table.owners) { ownerBytes in
             let owners = ownerBytes.bindMemory(to: Int8.self)
-            var word = unowned.0
-            var offset = 0
-            while true {
-                if word == 0 {
-                    guard offset == 0 else { break }
-                    offset = 64
-                    word = unowned.1
-                    continue
-                }
-                let r = offset &+ word.trailingZeroBitCount
-                word &= word &- 1
+            while candidates != 0 {
+                let r = candidates.trailingZeroBitCount
+                candidates &= candidates &- 1
                 let rr = railroads[r]
-                let length = Int(rr.length)
-                if length > size { continue }
                 if rr.twin >= 0 && owners[Int(rr.twin)] == seatOwner { continue }
                 let colour = Int(rr.colour)
                 if colour != RailColour.grey.rawValue {
-                    if held[colour] &+ rainbow >= length, !body(RailAction.build(r, pay: colour)) { return }
+                    if !body(RailAction.build(r, pay: colour)) { return }
                 } else {
+                    let length = Int(rr.length)
                     for c in 0..<5 where held[c] > 0 && held[c] &+ rainbow >= length {
                         if !body(RailAction.build(r, pay: c)) { return }
                     }

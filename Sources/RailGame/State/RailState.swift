@@ -70,6 +70,7 @@ public struct RailState: GameState {
     public var turn: Int { Int(table.turn) }
     public var actionSpaceSize: Int { RailAction.spaceSize(railroads: map.railroads.count) }
 
+    @inlinable
     public func observation(for seat: Int) -> RailObservation { RailObservation(state: self, seat: seat) }
 
     public var outcome: Outcome? {
@@ -111,6 +112,18 @@ public struct RailState: GameState {
             let m = slots[seat * 2 + k]
             return m.isEmpty ? nil : (MissionCard(from: Int(m.from), to: Int(m.to), points: Int(m.points)), m.completed)
         }
+    }
+
+    /// `seat`'s own hand and mission slots, for its observation.
+    func privateView(of seat: Int) -> (InlineArray<6, UInt8>, InlineArray<2, HeldMission>) {
+        var hand = InlineArray<6, UInt8>(repeating: 0)
+        var own = InlineArray<2, HeldMission>(repeating: .empty)
+        withUnsafeBytes(of: hands) { raw in
+            for c in 0..<6 { hand[c] = raw[seat &* 6 &+ c] }
+        }
+        own[0] = slots[seat &* 2]
+        own[1] = slots[seat &* 2 &+ 1]
+        return (hand, own)
     }
 
     /// Whether `seat`'s own railroads join cities `a` and `b`.

@@ -49,7 +49,7 @@ struct RailTable: Sendable {
     /// Owner seat of each railroad, -1 when unowned.
     var owners = InlineArray<128, Int8>(repeating: -1)
     /// Bit r set while railroad r is unowned (derived from `owners`, for fast scans).
-    var unowned: (UInt64, UInt64) = (0, 0)
+    var unowned: UInt128 = 0
     var handSize = InlineArray<4, UInt8>(repeating: 0)
     /// Mission slots in use (active missions, plus completed ones under the occupy knob).
     var slotsUsed = InlineArray<4, UInt8>(repeating: 0)
@@ -69,14 +69,13 @@ struct RailTable: Sendable {
 
     init(seatCount: Int, railroads: Int) {
         self.seatCount = Int8(seatCount)
-        unowned = (railroads >= 64 ? .max : (1 << UInt64(railroads)) &- 1,
-                   railroads >= 128 ? .max : railroads <= 64 ? 0 : (1 << UInt64(railroads - 64)) &- 1)
+        unowned = railroads >= 128 ? .max : (UInt128(1) << railroads) &- 1
     }
 
     /// Marks railroad `r` owned by `seat`.
     mutating func setOwner(_ r: Int, _ seat: Int) {
         owners[r] = Int8(seat)
-        if r < 64 { unowned.0 &= ~(1 << UInt64(r)) } else { unowned.1 &= ~(1 << UInt64(r - 64)) }
+        unowned &= ~(UInt128(1) << r)
     }
 
 }
@@ -103,6 +102,9 @@ struct RailComponents: Sendable {
     @inline(__always) func connected(_ seat: Int, _ a: Int, _ b: Int) -> Bool {
         withUnsafeBytes(of: labels) { $0[seat &* 64 &+ a] == $0[seat &* 64 &+ b] }
     }
+
+    /// The component label of `city` for `seat`.
+    func label(_ seat: Int, _ city: Int) -> Int { Int(labels[seat &* 64 &+ city]) }
 
     /// Joins the components of `a` and `b` for `seat`.
     /// - Complexity: O(cities).

@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "OpponentLabBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "OpponentLab", path: ".."),
+        // Only MallocInterposer (the malloc metrics): the default RuntimeInterposer trait
+        // would add swift-runtime-interposer on Linux/Swift 6.3, which does not resolve
+        // offline here, and only feeds the ARC metrics these benchmarks do not use.
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "RailBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LabCore", package: "OpponentLab"),
+                .product(name: "RailGame", package: "OpponentLab"),
+            ],
+            path: "Benchmarks/RailBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,42 @@
+import LabCore
+import Quortex
+
+/// Quortex in the registry.
+struct QuortexEntry: GameEntry {
+    let name = QuortexGame.name
+    let summary = "Quortex: hex tile placement; join your edge to the opposite one (2-6 players, teams from 4)"
+    let seatRange = QuortexSetup.seatRange
+    let knobs = QuortexRules.knobs
+    let documentedCPU = "reference"
+    var seatStatNames: [String] { QuortexState.seatStatNames }
+
+    static let entries: [StrategyEntry<QuortexGame>] = [
+        StrategyEntry(name: "random", summary: "uniform over the legal placements") { _ in
+            { context in UniformRandomStrategy<QuortexGame>(seed: context.seed) }
+        },
+        StrategyEntry(name: "reference", summary: "the published implementation's one-ply AI (deterministic)") { _ in
+            { _ in QuortexReferenceAI() }
+        },
+    ]
+
+    var strategies: [StrategyInfo] { Self.entries.map(\.info) }
+
+    func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {
+        let rules = try QuortexRules(settings: setup.rules)
+        let game = try QuortexGame(rules: rules, seatCount: setup.players.count)
+        var factories: [StrategyFactory<QuortexGame>] = []
+        for spec in setup.players { factories.append(try resolve(spec, in: Self.entries)) }
+        let s = game.setup
+        let seats = (0..<s.seatCount).map { "P\($0) edge \(s.edges[$0])" }.joined(separator: ", ")
+        let sides = (0..<s.sideAxis.count).map { side in
+            "{" + s.seats(ofSide: side).map { "P\($0)" }.joined(separator: ",") + "} joins edges \(s.sideAxis[side])-\(s.sideAxis[side] + 3)"
+        }.joined(separator: "; ")
+        let warnings = s.opposedSoloSeats.map { a, b in
+            "P\(a) (edge \(s.edges[a])) and P\(b) (edge \(s.edges[b])) play alone on opposite edges: every path between them is a tie"
+        }
+        return Table(game: game, factories: factories, players: setup.players,
+                     setupLines: ["board radius \(rules.radius) (\(s.board.cells.count) cells), bag \(rules.bag.map(String.init).joined(separator: ","))",
+                                  "seats: \(seats); turn order \(s.turnOrder.map { "P\($0)" }.joined(separator: " "))", "sides: \(sides)"],
+                     warnings: warnings)
+    }
+}

@@ -1,0 +1,48 @@
+import LabCore
+
+extension QuortexState {
+    /// The first broken invariant: tiles conserved (board + drawn + bag = the mix),
+    /// the bag's contents match its public counts, the occupied set matches the cells,
+    /// no completed flow while the match runs, every live axis keeps a route, and the
+    /// drawn tile has a legal placement.
+    public func invariantViolation() -> String? {
+        var onBoard = [Int](repeating: 0, count: 4)
+        for c in setup.board.cells.indices {
+            let code = cells[c]
+            if (code == Self.emptyCell) != (occupied & (CellSet(1) << c) == 0) { return "cell \(setup.board.name(c)): occupied set disagrees" }
+            if code != Self.emptyCell {
+                guard code < 24 else { return "cell \(setup.board.name(c)): bad tile code \(code)" }
+                onBoard[Int(code) / 6] += 1
+            }
+        }
+        var inBag = [Int](repeating: 0, count: 4)
+        for k in 0..<Int(bagCount) { inBag[Int(bag[k])] += 1 }
+        for type in 0..<4 {
+            if inBag[type] != Int(remaining[type]) { return "bag holds \(inBag[type]) of type \(type), public count says \(remaining[type])" }
+            let drawn = Int(tile) == type ? 1 : 0
+            if onBoard[type] + drawn + inBag[type] != setup.rules.bag[type] { return "tiles of type \(type) not conserved" }
+        }
+        var placed = 0
+        for s in 0..<seatCount { placed += Int(placedBySeat[s]) }
+        if placed != occupied.nonzeroBitCount || placed != turn { return "tiles placed by seats (\(placed)) disagree with the board and turns" }
+        guard !isTerminal else {
+            if winners == 0 { return "finished without a winner" }
+            return nil
+        }
+        if tile < 0 { return "running match without a drawn tile" }
+        let broken: String? = withPosition { t, cellsPointer, empty in
+            Junctions.build(t, cellsPointer, empty: empty) { graph in
+                let none = Links()
+                for axis in 0..<3 where setup.liveAxes & (1 << axis) != 0 {
+                    if graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty, extra: none) == nil {
+                        return "axis \(axis)-\(axis + 3) has no route but the match goes on"
+                    }
+                    if graph.essentialCells(axis: axis) != essential[axis] { return "stale essential cells for axis \(axis)" }
+                }
+                return nil
+            }
+        }
+        if let broken { return broken }
+        return hasLegalPlacement ? nil : "the drawn tile has no legal placement but the match goes on"
+    }
+}

@@ -1,0 +1,84 @@
+import LabCore
+
+/// One Quortex match in progress: the board, the drawn tile, the bag (its order is the
+/// only hidden part) and whose turn it is. A value type of fixed size.
+public struct QuortexState: GameState {
+    public typealias Observation = QuortexObservation
+
+    public let setup: QuortexSetup
+    /// Tile code (`type * 6 + rotation`) of each cell in canonical order, or `emptyCell`.
+    var cells = InlineArray<128, UInt8>(repeating: QuortexState.emptyCell)
+    var occupied: CellSet = 0
+    /// The shuffled bag; the next tile is `bag[bagCount - 1]`.
+    var bag = InlineArray<256, UInt8>(repeating: 0)
+    var bagCount: Int16 = 0
+    /// Tiles of each type still in the bag (public: the mix and the draws are).
+    var remaining = InlineArray<4, UInt8>(repeating: 0)
+    /// The tile the mover drew, or -1 once the match is over before a draw.
+    var tile: Int8 = -1
+    /// Position in ``QuortexSetup/turnOrder``.
+    var slot: Int8 = 0
+    var turns: Int32 = 0
+    var placedBySeat = InlineArray<6, UInt8>(repeating: 0)
+    /// Winning sides, one bit each.
+    var winners: UInt8 = 0
+    @usableFromInline var reason = QuortexEndReason.none
+    /// Per axis, the empty cells every route needs (derived from the board at the draw).
+    var essential = InlineArray<3, CellSet>(repeating: 0)
+    /// Per rotation, the cells where the drawn tile may go (derived at the draw; only
+    /// distinct rotations are set).
+    var legalCells = InlineArray<6, CellSet>(repeating: 0)
+
+    static let emptyCell: UInt8 = 0xFF
+
+    /// Deals a match: shuffle the bag, then seat 0 draws (rule book, "A turn").
+    init(setup: QuortexSetup, seed: UInt64) {
+        self.setup = setup
+        var rng = LabRandom(seed: seed)
+        var n = 0
+        for type in 0..<4 {
+            remaining[type] = UInt8(setup.rules.bag[type])
+            for _ in 0..<setup.rules.bag[type] { bag[n] = UInt8(type); n += 1 }
+        }
+        var i = n - 1
+        while i > 0 { bag.swapAt(i, rng.uniform(i + 1)); i -= 1 }
+        bagCount = Int16(n)
+        startTurn()
+    }
+
+    // MARK: GameState
+
+    public var seatCount: Int { setup.seatCount }
+    public var currentSeat: Int { setup.turnOrder[Int(slot)] }
+    @inlinable public var isTerminal: Bool { reason != .none }
+    public var turn: Int { Int(turns) }
+    public var actionSpaceSize: Int { setup.board.cells.count * 6 }
+
+    public func observation(for seat: Int) -> QuortexObservation { QuortexObservation(state: self, seat: seat) }
+
+    public var outcome: Outcome? {
+        guard isTerminal else { return nil }
+        let keys = (0..<seatCount).map { winners & (1 << setup.sideOfSeat[$0]) != 0 ? 1 : 0 }
+        return Outcome(places: Outcome.places(fromKeys: keys), endReason: reason.name, turns: turn)
+    }
+
+    public static let seatStatNames = ["tiles_placed"]
+    public func seatStats(_ seat: Int) -> [Int] { [Int(placedBySeat[seat])] }
+
+    // MARK: Public figures
+
+    /// The drawn tile's type, or nil when the match ended before a draw.
+    public var drawnTile: Int? { tile < 0 ? nil : Int(tile) }
+    public var endReason: QuortexEndReason { reason }
+    /// Tile code on `cell` (type * 6 + rotation), or nil when empty.
+    public func tileCode(at cell: Int) -> Int? { cells[cell] == Self.emptyCell ? nil : Int(cells[cell]) }
+    public var tilesInBag: Int { Int(bagCount) }
+    /// Sides that won (bit per side).
+    public var winningSides: Int { Int(winners) }
+    public var board: QuortexBoard { setup.board }
+}
+
+extension QuortexState {
+    /// Action code of placing the drawn tile on `cell` at `rotation`.
+    @inlinable public static func action(cell: Int, rotation: Int) -> Int { cell * 6 + rotation }
+}

@@ -1,0 +1,101 @@
+import LabCore
+
+/// `reference`: the published implementation's one-ply AI, the documented Quortex CPU
+/// (rule book, "The reference implementation's AI"). Deterministic.
+///
+/// Candidates: the legal placements on cells that are on some player's edge, next to an
+/// occupied cell, or next to an edge cell (all legal placements when that leaves none).
+/// Score after the placement, for the AI: +100000 when its side is among the winners,
+/// -200000 when anyone else wins; otherwise, with a = its shortest route (empty cells on
+/// a route from its own edge to the opposite edge) and e = the smallest such route of
+/// any other player (not team-aware): both infinite 0, a infinite -100000, e infinite
+/// -75000, else -2a^2 + e^2, minus 50000 more when e = 1. Best score wins; ties go to
+/// the lowest rotation, then the canonical cell order.
+public final class QuortexReferenceAI: Strategy {
+    public typealias G = QuortexGame
+
+    public init() {}
+
+    public func chooseAction(_ observation: QuortexObservation, legal: ActionBuffer) -> Int {
+        let setup = observation.setup
+        let board = setup.board
+        let me = observation.seat
+        let mySide = setup.sideOfSeat[me]
+        let myAxis = setup.edges[me] % 3
+        var otherAxes = 0
+        for s in 0..<setup.seatCount where s != me { otherAxes |= 1 << (setup.edges[s] % 3) }
+        let type = Int(observation.tile)
+
+        var nearOccupied: CellSet = 0
+        var occ = observation.occupied
+        while occ != 0 { nearOccupied |= board.neighbourSets[occ.trailingZeroBitCount]; occ &= occ &- 1 }
+        let allowedCells = setup.referenceCandidateCells | nearOccupied
+        var anyCandidate = false
+        for i in 0..<legal.count where allowedCells & (CellSet(1) << (legal[i] / 6)) != 0 { anyCandidate = true; break }
+        let filter = anyCandidate ? allowedCells : board.allCells
+
+        return observation.withPosition { t, cells, empty in Junctions.build(t, cells, empty: empty) { graph in
+            var best = legal[0]
+            var bestScore = Int.min
+            var bestKey = Int.max
+            var endsCell = -1
+            var ends = CellEnds(t, cells, cell: legal[0] / 6)
+            for i in 0..<legal.count {
+                let action = legal[i]
+                let cell = action / 6, rotation = action % 6
+                guard filter & (CellSet(1) << cell) != 0 else { continue }
+                if cell != endsCell { ends = CellEnds(t, cells, cell: cell); endsCell = cell }
+                let links = Links(cell: cell, code: type * 6 + rotation, ends: ends, partner: t.partner)
+                let score: Int
+                let completed = links.completedAxes & setup.liveAxes
+                if completed != 0 {
+                    var mine = false
+                    for side in setup.sideAxis.indices where completed & (1 << setup.sideAxis[side]) != 0 && side == mySide { mine = true }
+                    score = mine ? 100_000 : -200_000
+                } else {
+                    let allowed = empty & ~(CellSet(1) << cell)
+                    func route(_ axis: Int) -> Int? {
+                        graph.distance(from: graph.touching(axis) | links.cells(touching: axis),
+                                       to: (graph.touching(axis + 3) | links.cells(touching: axis + 3)) & allowed,
+                                       allowed: allowed, extra: links)
+                    }
+                    let a = route(myAxis)
+                    var e: Int?
+                    for axis in 0..<3 where otherAxes & (1 << axis) != 0 {
+                        let d = axis == myAxis ? a : route(axis)
+                        if let d, d < (e ?? .max) { e = d }
+                    }
+                    score = Self.score(a: a, e: e)
+                }
+                let key = rotation * 128 + cell
+                if score > bestScore || (score == bestScore && key < bestKey) {
+                    best = action
+                    bestScore = score
+                    bestKey = key
+                }
+            }
+            return best
+        } }
+    }
+
+    /// The evaluation of a non-winning position (nil = no route).
+    public static func score(a: Int?, e: Int?) -> Int {
+        switch (a, e) {
+        case (nil, nil): return 0
+        case (nil, _): return -100_000
+        case (_, nil): return -75_000
+        case let (a?, e?): return -2 * a * a + e * e - (e == 1 ? 50_000 : 0)
+        }
+    }
+}
+
+extension QuortexObservation {
+    @inline(__always)
+    func withPosition<R>(_ body: (BoardTables, UnsafePointer<UInt8>, CellSet) -> R) -> R {
+        let empty = setup.board.allCells & ~occupied
+        let tables = setup.board.tables
+        return withUnsafeBytes(of: cells) { raw in
+            body(tables, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), empty)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import LabCore
+import Testing
+import RailGame
+
+/// Maps are data, validated by `RailMapFile.check` (rule book, "Components").
+@Suite("Map checks")
+struct MapCheckTests {
+    static let cities = [
+        #"{"name": "Aa", "lat": 50, "lon": 5}"#,
+        #"{"name": "Bb", "lat": 51, "lon": 6}"#,
+        #"{"name": "Cc", "lat": 52, "lon": 7}"#,
+    ]
+    static let railroads = [
+        #"{"from": "Aa", "to": "Bb", "length": 1, "colour": "red"}"#,
+        #"{"from": "Bb", "to": "Cc", "length": 1, "colour": "grey"}"#,
+    ]
+    static let missions = [#"{"from": "Aa", "to": "Cc"}"#]
+
+    static func json(cities: [String] = cities, railroads: [String] = railroads, missions: [String] = missions) -> Data {
+        Data("""
+        {"name": "tiny", "cities": [\(cities.joined(separator: ", "))],
+         "railroads": [\(railroads.joined(separator: ", "))],
+         "missions": [\(missions.joined(separator: ", "))]}
+        """.utf8)
+    }
+
+    static func replacing(_ list: [String], _ index: Int, _ item: String) -> [String] {
+        var list = list
+        if index == list.count { list.append(item) } else { list[index] = item }
+        return list
+    }
+
+    @Test func aSmallValidMapLoadsWithoutFindings() throws {
+        let report = RailMapFile.check(data: Self.json())
+        #expect(report.findings.isEmpty)
+        let map = try #require(report.map)
+        #expect(map.cities.map(\.name) == ["Aa", "Bb", "Cc"])
+        #expect(map.missions?.count == 1)
+    }
+
+    struct BadMap: Sendable, CustomTestStringConvertible {
+        var kind: String
+        var data: Data
+        var path: String
+        var says: String
+        var testDescription: String { kind }
+    }
+
+    @Test("the map checker reports each error at its JSON path", arguments: [
+        BadMap(kind: "railroad from an unknown city",
+               data: json(railroads: replacing(railroads, 0, #"{"from": "Zz", "to": "Bb", "length": 1, "colour": "red"}"#)),
+               path: "$.railroads[0].from", says: "unknown city 'Zz'"),
+        BadMap(kind: "railroad to an unknown city",
+               data: json(railroads: replacing(railroads, 1, #"{"from": "Bb", "to": "Atlantis", "length": 1, "colour": "red"}"#)),
+               path: "$.railroads[1].to", says: "unknown city 'Atlantis'"),
+        BadMap(kind: "duplicate city",
+               data: json(cities: replacing(cities, 3, #"{"name": "Bb", "lat": 53, "lon": 8}"#)),
+               path: "$.cities[3].name", says: "duplicate city 'Bb'"),
+        BadMap(kind: "disconnected graph",
+               data: json(cities: replacing(cities, 3, #"{"name": "Dd", "lat": 53, "lon": 8}"#)),
+               path: "$.railroads", says: "not connected"),
+        BadMap(kind: "length above 6",
+               data: json(railroads: replacing(railroads, 0, #"{"from": "Aa", "to": "Bb", "length": 7, "colour": "red"}"#)),
+               path: "$.railroads[0].length", says: "outside 1...6"),
+        BadMap(kind: "length 0",
+               data: json(railroads: replacing(railroads, 1, #"{"from": "Bb", "to": "Cc", "length": 0, "colour": "grey"}"#)),
+               path: "$.railroads[1].length", says: "outside 1...6"),
+        BadMap(kind: "bad colour",
+               data: json(railroads: replacing(railroads, 0, #"{"from": "Aa", "to": "Bb", "length": 1, "colour": "purple"}"#)),
+               path: "$.railroads[0].colour", says: "purple"),
+        BadMap(kind: "latitude outside the bounds",
+               data: json(cities: replacing(cities, 1, #"{"name": "Bb", "lat": 70, "lon": 6}"#)),
+               path: "$.cities[1].lat", says: "35...65"),
+        BadMap(kind: "longitude outside the bounds",
+               data: json(cities: replacing(cities, 2, #"{"name": "Cc", "lat": 52, "lon": -20}"#)),
+               path: "$.cities[2].lon", says: "-10...45"),
+        BadMap(kind: "dual path of unequal lengths",
+               data: json(railroads: replacing(railroads, 2, #"{"from": "Bb", "to": "Aa", "length": 2, "colour": "blue"}"#)),
+               path: "$.railroads[2]", says: "equal lengths"),
+        BadMap(kind: "dual path of one colour",
+               data: json(railroads: replacing(railroads, 2, #"{"from": "Bb", "to": "Aa", "length": 1, "colour": "red"}"#)),
+               path: "$.railroads[2]", says: "differ in colour"),
+        BadMap(kind: "three railroads between one pair",
+               data: json(railroads: railroads + [#"{"from": "Aa", "to": "Bb", "length": 1, "colour": "blue"}"#,
+                                                  #"{"from": "Aa", "to": "Bb", "length": 1, "colour": "green"}"#]),
+               path: "$.railroads[3]", says: "more than two railroads"),
+        BadMap(kind: "mission naming an unknown city",
+               data: json(missions: [#"{"from": "Aa", "to": "Nowhere"}"#]),
+               path: "$.missions[0].to", says: "unknown city 'Nowhere'"),
+    ])
+    func mapCheckerReportsTheErrorAtItsPath(bad: BadMap) {
+        let report = RailMapFile.check(data: bad.data)
+        #expect(report.map == nil)
+        let finding = report.errors.first { $0.path == bad.path }
+        #expect(finding != nil, "errors: \(report.errors)")
+        #expect(finding?.message.contains(bad.says) == true, "\(finding?.message ?? "none")")
+    }
+
+    @Test func loadingAnInvalidMapThrowsAnInputErrorNamingEachProblem() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-bad-map-\(UUID().uuidString).json").path
+        try Self.json(railroads: Self.replacing(Self.railroads, 0, #"{"from": "Aa", "to": "Bb", "length": 9, "colour": "pink"}"#))
+            .write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = #expect(throws: InputError.self) { try RailMapFile.load(path: path) }
+        let message = try #require(error?.message)
+        #expect(message.contains(path))
+        #expect(message.contains("$.railroads[0].length"))
+        #expect(message.contains("$.railroads[0].colour"))
+    }
+
+    // MARK: The shipped map
+
+    @Test func shippedMapHas36CitiesAtLeast50RailroadsAndNoErrors() {
+        let report = RailMapFile.check(path: Rail.mapPath)
+        #expect(report.errors.isEmpty, "\(report.errors)")
+        #expect(report.map?.cities.count == 36)
+        #expect((report.map?.railroads.count ?? 0) >= 50)
+    }
+
+    @Test func shippedMapReportsExactlyTheSixDocumentedDualPathLengthsAsInformation() throws {
+        let report = RailMapFile.check(path: Rail.mapPath)
+        let map = try #require(report.map)
+        let names = try report.infos.map { finding -> String in
+            let digits = finding.path.drop(while: { !$0.isNumber }).prefix(while: \.isNumber)
+            let r = try #require(Int(digits), "info path \(finding.path)")
+            let ends = [map.cities[map.railroads[r].from].name, map.cities[map.railroads[r].to].name].sorted()
+            return "\(ends[0])-\(ends[1]) \(map.railroads[r].colour.name)"
+        }
+        #expect(names.sorted() == [
+            "Berlin-Paris blue", "Berlin-Paris yellow", "Berlin-Warsaw green", "Berlin-Warsaw red",
+            "London-Paris blue", "London-Paris yellow",
+        ])
+    }
+
+    @Test func shippedMapHasTheDocumentedDualPaths() throws {
+        let map = try Rail.map()
+        let documented: [(String, String, Int, RailColour, RailColour)] = [
+            ("London", "Paris", 2, .blue, .yellow), ("Berlin", "Warsaw", 3, .red, .green), ("Paris", "Berlin", 4, .blue, .yellow),
+        ]
+        for (a, b, length, one, other) in documented {
+            let x = try Rail.railroad(a, b, one), y = try Rail.railroad(a, b, other)
+            #expect(map.railroads[x].twin == y)
+            #expect(map.railroads[x].length == length && map.railroads[y].length == length)
+        }
+    }
+
+    @Test func shippedMapMeetsThePlayabilityAims() throws {
+        let map = try Rail.map()
+        var degree = [Int](repeating: 0, count: map.cities.count)
+        for rr in map.railroads { degree[rr.from] += 1; degree[rr.to] += 1 }
+        #expect(degree.allSatisfy { $0 >= 2 })
+        #expect(map.railroads.count(where: { $0.twin >= 0 }) / 2 >= 6)
+        #expect(map.railroads.allSatisfy { (1...4).contains($0.length) })
+        #expect(map.missions == nil)  // missions are generated per match, as shipped
+    }
+}
