@@ -29,6 +29,17 @@ public struct ActionBuffer: Sendable {
         storage.append(Int32(truncatingIfNeeded: action))
     }
 
+    /// Replaces the contents with up to `maxCount` actions that `body` writes in place,
+    /// returning how many it wrote: no per-action append, and no allocation once the
+    /// buffer has held `maxCount` actions.
+    @inlinable
+    public mutating func fill(upTo maxCount: Int, _ body: (UnsafeMutablePointer<Int32>) -> Int) {
+        storage.removeAll(keepingCapacity: true)
+        storage.append(contentsOf: repeatElement(0, count: maxCount))
+        let written = storage.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+        storage.removeLast(maxCount - written)
+    }
+
     /// Whether `action` is in the buffer.
     /// - Complexity: O(n).
     @inlinable public func contains(_ action: Int) -> Bool {

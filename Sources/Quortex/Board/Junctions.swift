@@ -8,31 +8,73 @@
 /// the number of junctions on it is the number of empty cells the route needs. Every
 /// set of cells is a 128-bit bitset, so searches are a few word operations per cell.
 struct Junctions {
-    /// Scratch storage, on the stack for the duration of ``build(_:_:empty:_:)``:
-    /// `[0, 128)` junctions linked to each empty cell, `[128, 134)` the empty cells
-    /// reaching a port of each edge, `[134, 264)` subtree sets of the separator search,
-    /// then per axis and cell the two sides an essential cell keeps apart.
-    private let storage: UnsafeMutablePointer<CellSet>
+    /// Junctions linked to each empty cell.
+    private let adjacency: UnsafeMutablePointer<CellSet>
+    /// Empty cells reaching a port of each edge.
+    private let edges: UnsafeMutablePointer<CellSet>
+    /// Search scratch: levels, then the separator search's stack.
+    private let work: UnsafeMutablePointer<CellSet>
     let empty: CellSet
+    let cellCount: Int
 
-    static let subtreeBase = 134
-    static let sidesBase = 264
-    static let capacity = sidesBase + 3 * 2 * 128
-
-    /// Builds the graph of a position and hands it to `body`.
-    /// - Complexity: O(empty cells x 6 x chain length); no heap allocation.
+    /// Lends `body` scratch storage sized to the board. Each piece is a temporary
+    /// allocation of at most 1 KiB up to radius 4 (61 cells), which Swift keeps on the
+    /// stack: no heap allocation and no zeroing per turn.
     @inline(__always)
-    static func build<R>(_ t: BoardTables, _ cells: UnsafePointer<UInt8>, empty: CellSet, _ body: (Junctions) -> R) -> R {
-        withUnsafeTemporaryAllocation(of: CellSet.self, capacity: capacity) { buffer in
-            let graph = Junctions(storage: buffer.baseAddress!, t, cells, empty: empty)
-            return body(graph)
+    static func withScratch<R>(cells: Int, _ body: (UnsafeMutablePointer<CellSet>, UnsafeMutablePointer<CellSet>, UnsafeMutablePointer<CellSet>) -> R) -> R {
+        withUnsafeTemporaryAllocation(of: CellSet.self, capacity: cells) { adjacency in
+            withUnsafeTemporaryAllocation(of: CellSet.self, capacity: 6) { edges in
+                withUnsafeTemporaryAllocation(of: CellSet.self, capacity: cells &+ 3) { work in
+                    body(adjacency.baseAddress!, edges.baseAddress!, work.baseAddress!)
+                }
+            }
         }
     }
 
-    private init(storage: UnsafeMutablePointer<CellSet>, _ t: BoardTables, _ cells: UnsafePointer<UInt8>, empty: CellSet) {
-        self.storage = storage
+    /// Builds the graph of a position and hands it to `body`.
+    /// - Complexity: O(empty cells x 6 x chain length); no heap allocation up to radius 4.
+    @inline(__always)
+    static func build<R>(_ t: BoardTables, _ cells: UnsafePointer<UInt8>, empty: CellSet, _ body: (Junctions) -> R) -> R {
+        withScratch(cells: t.cellCount) { adjacency, edges, work in
+            body(Junctions(adjacency: adjacency, edges: edges, work: work, t, cells, empty: empty))
+        }
+    }
+
+    /// Hands `body` the graph kept in `store`.
+    @inline(__always)
+    static func build<R>(_ store: JunctionStore, cells cellCount: Int, empty: CellSet, _ body: (Junctions) -> R) -> R {
+        withScratch(cells: cellCount) { adjacency, edges, work in
+            // Only the empty cells' entries are ever read.
+            withUnsafeBytes(of: store.adjacency) { raw in
+                let kept = raw.bindMemory(to: CellSet.self)
+                var rest = empty
+                while rest != 0 {
+                    let c = rest.trailingZeroBitCount
+                    rest &= rest &- 1
+                    adjacency[c] = kept[c]
+                }
+            }
+            withUnsafeBytes(of: store.touching) { raw in
+                let kept = raw.bindMemory(to: CellSet.self)
+                for e in 0..<6 { edges[e] = kept[e] }
+            }
+            return body(Junctions(adjacency: adjacency, edges: edges, work: work, empty: empty, cellCount: cellCount))
+        }
+    }
+
+    private init(adjacency: UnsafeMutablePointer<CellSet>, edges: UnsafeMutablePointer<CellSet>, work: UnsafeMutablePointer<CellSet>,
+                 empty: CellSet, cellCount: Int) {
+        self.adjacency = adjacency
+        self.edges = edges
+        self.work = work
         self.empty = empty
-        for e in 0..<6 { storage[128 &+ e] = 0 }
+        self.cellCount = cellCount
+    }
+
+    private init(adjacency: UnsafeMutablePointer<CellSet>, edges: UnsafeMutablePointer<CellSet>, work: UnsafeMutablePointer<CellSet>,
+                 _ t: BoardTables, _ cells: UnsafePointer<UInt8>, empty: CellSet) {
+        self.init(adjacency: adjacency, edges: edges, work: work, empty: empty, cellCount: t.cellCount)
+        for e in 0..<6 { edges[e] = 0 }
         var rest = empty
         while rest != 0 {
             let c = rest.trailingZeroBitCount
@@ -43,7 +85,7 @@ struct Junctions {
             var links = t.neighbourSets[c] & empty
             var rim = t.rimEdges[c]
             while rim != 0 {
-                storage[128 &+ rim.trailingZeroBitCount] |= bit
+                edges[rim.trailingZeroBitCount] |= bit
                 rim &= rim &- 1
             }
             if t.neighbourSets[c] & ~empty != 0 {
@@ -51,18 +93,18 @@ struct Junctions {
                     let n = Int(t.neighbour[c &* 6 &+ d])
                     guard n >= 0, cells[n] != QuortexState.emptyCell else { continue }
                     let end = Self.follow(t, cells, from: c, side: d).end
-                    if end >= Self.portBase { storage[end &- Self.portBase &+ 128] |= bit } else { links |= CellSet(1) << end }
+                    if end >= Self.portBase { edges[end &- Self.portBase] |= bit } else { links |= CellSet(1) << end }
                 }
             }
-            storage[c] = links & ~bit
+            adjacency[c] = links & ~bit
         }
     }
 
     /// Junctions linked to empty cell `cell`.
-    @inline(__always) func adjacent(_ cell: Int) -> CellSet { storage[cell] }
+    @inline(__always) func adjacent(_ cell: Int) -> CellSet { adjacency[cell] }
 
     /// Empty cells reaching a port of `edge`.
-    @inline(__always) func touching(_ edge: Int) -> CellSet { storage[128 &+ edge] }
+    @inline(__always) func touching(_ edge: Int) -> CellSet { edges[edge] }
 
     /// Ends at or above this are ports: `portBase + edge`.
     static let portBase = 128
@@ -104,7 +146,7 @@ struct Junctions {
             while f != 0 {
                 let x = f.trailingZeroBitCount
                 f &= f &- 1
-                next |= storage[x]
+                next |= adjacency[x]
             }
             if extra.count > 0 { next |= extra.neighbours(of: frontier) }
             next &= allowed & ~reach
@@ -123,7 +165,7 @@ struct Junctions {
         while frontier != 0 {
             var next: CellSet = 0
             var f = frontier
-            while f != 0 { let x = f.trailingZeroBitCount; f &= f &- 1; next |= storage[x] }
+            while f != 0 { let x = f.trailingZeroBitCount; f &= f &- 1; next |= adjacency[x] }
             next &= allowed & ~reach
             reach |= next
             frontier = next
@@ -132,111 +174,165 @@ struct Junctions {
     }
 
     /// Empty cells on every route from edge `axis` to edge `axis + 3` (placing a tile
-    /// anywhere else cannot cut that route off), empty when there is no route. For each
-    /// essential cell it also records the cells the two edges still reach without it
-    /// (``startSide(axis:cell:)``, ``targetSide(axis:cell:)``).
+    /// anywhere else cannot cut that route off), or nil when there is no route at all.
     ///
     /// One depth-first search (Hopcroft-Tarjan low points) from a virtual source joined
     /// to every cell touching the start edge, with a virtual sink joined to every cell
     /// touching the target edge: a cell separates them exactly when one of its search
     /// children has a low point no higher than the cell and holds the sink in its subtree.
     /// - Complexity: O(cells + links); no heap allocation.
-    func essentialCells(axis: Int) -> CellSet {
+    func essentialCells(axis: Int) -> CellSet? {
         let sources = touching(axis) & empty, targets = touching(axis &+ 3) & empty
-        let sink = 128, root = 129
-        return withUnsafeTemporaryAllocation(of: Int16.self, capacity: 4 * 130) { scratch in
-            let disc = scratch.baseAddress!, low = disc + 130, parent = disc + 260, hasSink = disc + 390
-            let subtree = storage + Self.subtreeBase
+        // Quick exit, the usual case on an open board: a shortest route, then a second
+        // route that shares no cell with it. Two disjoint routes leave no cell essential.
+        let levels = work
+        var reached = sources, frontier = sources, depth = 0
+        while frontier != 0 && frontier & targets == 0 && depth < cellCount {
+            levels[depth] = frontier
+            depth &+= 1
+            var next: CellSet = 0
+            var f = frontier
+            while f != 0 { let x = f.trailingZeroBitCount; f &= f &- 1; next |= adjacency[x] }
+            next &= empty & ~reached
+            reached |= next
+            frontier = next
+        }
+        guard frontier != 0 else { return nil }
+        var cell = (frontier & targets).trailingZeroBitCount
+        var route = CellSet(1) << cell
+        var i = depth &- 1
+        while i >= 0 {
+            cell = (levels[i] & adjacency[cell]).trailingZeroBitCount
+            route |= CellSet(1) << cell
+            i &-= 1
+        }
+        let elsewhere = empty & ~route
+        if distance(from: sources & elsewhere, to: targets & elsewhere, allowed: elsewhere, extra: Links()) != nil { return 0 }
+        return separators(sources: sources, targets: targets)
+    }
+
+    /// The exact search behind ``essentialCells(axis:)``.
+    private func separators(sources: CellSet, targets: CellSet) -> CellSet {
+        // Vertices: cells 0..<cellCount, the virtual sink, the virtual root.
+        let sink = cellCount, root = cellCount &+ 1
+        let stackRest = work
+        return withUnsafeTemporaryAllocation(of: Int16.self, capacity: 5 &* (cellCount &+ 2)) { scratch in
+            let n = cellCount &+ 2
+            let disc = scratch.baseAddress!, low = disc + n, parent = disc + 2 &* n, stackVertex = disc + 3 &* n
+            let flags = disc + 4 &* n  // bit 0: subtree holds the sink; bit 1: sink edge not yet followed
             var visited: CellSet = 0
             var sinkSeen = false
-            var time: Int16 = 0
-            // Explicit stack of (vertex, neighbours not yet looked at).
-            var stackVertex = InlineArray<131, Int16>(repeating: 0)
-            var stackRest = InlineArray<131, CellSet>(repeating: 0)
-            var stackSink = InlineArray<131, Bool>(repeating: false)
-            var depth = 0
-            var clear = empty
-            while clear != 0 {
-                let c = clear.trailingZeroBitCount
-                clear &= clear &- 1
-                storage[Self.sidesBase &+ axis &* 256 &+ c] = 0
-            }
-            func discover(_ v: Int, from p: Int) {
-                disc[v] = time; low[v] = time; time &+= 1
-                parent[v] = Int16(p)
-                hasSink[v] = v == sink ? 1 : 0
-                stackVertex[depth] = Int16(v)
-                if v == root {
-                    stackRest[depth] = sources; stackSink[depth] = false
-                } else if v == sink {
-                    subtree[sink] = 0
-                    stackRest[depth] = targets; stackSink[depth] = false
-                } else {
-                    // A source cell also links back to the virtual source.
-                    if p != root && sources & (CellSet(1) << v) != 0 { low[v] = disc[root] }
-                    subtree[v] = CellSet(1) << v
-                    stackRest[depth] = storage[v] & empty
-                    stackSink[depth] = targets & (CellSet(1) << v) != 0
-                }
-                depth &+= 1
-            }
-            discover(root, from: -1)
             var essential: CellSet = 0
+            disc[root] = 0; low[root] = 0; parent[root] = -1; flags[root] = 0
+            stackVertex[0] = Int16(root); stackRest[0] = sources
+            var depth = 1
+            var time: Int16 = 1
             while depth > 0 {
-                let v = Int(stackVertex[depth &- 1])
+                let top = depth &- 1
+                let v = Int(stackVertex[top])
                 var next = -1
-                if stackSink[depth &- 1] {
-                    stackSink[depth &- 1] = false
+                if flags[v] & 2 != 0 {
+                    flags[v] &= ~2
                     next = sink
-                } else if stackRest[depth &- 1] != 0 {
-                    next = stackRest[depth &- 1].trailingZeroBitCount
-                    stackRest[depth &- 1] &= stackRest[depth &- 1] &- 1
+                } else if stackRest[top] != 0 {
+                    next = stackRest[top].trailingZeroBitCount
+                    stackRest[top] &= stackRest[top] &- 1
                 }
                 if next >= 0 {
                     let seen = next == sink ? sinkSeen : visited & (CellSet(1) << next) != 0
-                    if !seen {
-                        if next == sink { sinkSeen = true } else { visited |= CellSet(1) << next }
-                        discover(next, from: v)
-                    } else if next != Int(parent[v]) {
-                        low[v] = min(low[v], disc[next])
+                    if seen {
+                        if next != Int(parent[v]) { low[v] = min(low[v], disc[next]) }
+                        continue
                     }
+                    // Discover `next` as a child of v.
+                    disc[next] = time; low[next] = time; time &+= 1
+                    parent[next] = Int16(v)
+                    stackVertex[depth] = Int16(next)
+                    if next == sink {
+                        sinkSeen = true
+                        flags[sink] = 1
+                        stackRest[depth] = targets
+                    } else {
+                        let bit = CellSet(1) << next
+                        visited |= bit
+                        // A source cell also links back to the virtual source.
+                        if v != root && sources & bit != 0 { low[next] = 0 }
+                        stackRest[depth] = adjacency[next] & empty
+                        flags[next] = targets & bit != 0 ? 2 : 0
+                    }
+                    depth &+= 1
                     continue
                 }
-                // v is finished: hand its low point and subtree to its parent.
-                depth &-= 1
+                // v is finished: hand its low point to its parent; p separates v's
+                // subtree from the root's side when v's low point is not above p.
+                depth = top
                 let p = Int(parent[v])
                 guard p >= 0 else { break }
                 low[p] = min(low[p], low[v])
-                if hasSink[v] != 0 { hasSink[p] = 1 }
-                if p != root { subtree[p] |= subtree[v] }
-                if p < 128 && low[v] >= disc[p] {
-                    // p cuts v's subtree off from the source side.
-                    if hasSink[v] != 0 {
-                        essential |= CellSet(1) << p
-                        storage[Self.sidesBase &+ axis &* 256 &+ 128 &+ p] = subtree[v]
-                    }
-                    storage[Self.sidesBase &+ axis &* 256 &+ p] |= subtree[v]
+                if flags[v] & 1 != 0 {
+                    flags[p] |= 1
+                    if p < cellCount && low[v] >= disc[p] { essential |= CellSet(1) << p }
                 }
             }
-            guard sinkSeen else { return 0 }
-            // The start side of an essential cell: everything reached, less the cell and
-            // every subtree it cuts off (recorded above, accumulated in the start slot).
-            var rest = essential
-            while rest != 0 {
-                let p = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                let cutOff = storage[Self.sidesBase &+ axis &* 256 &+ p]
-                storage[Self.sidesBase &+ axis &* 256 &+ p] = visited & ~(CellSet(1) << p) & ~cutOff
-            }
-            return essential
+            return sinkSeen ? essential : 0
         }
     }
 
-    /// Cells the start edge of `axis` reaches without essential cell `cell`.
-    @inline(__always) func startSide(axis: Int, cell: Int) -> CellSet { storage[Self.sidesBase &+ axis &* 256 &+ cell] }
+}
 
-    /// Cells the target edge of `axis` reaches without essential cell `cell`.
-    @inline(__always) func targetSide(axis: Int, cell: Int) -> CellSet { storage[Self.sidesBase &+ axis &* 256 &+ 128 &+ cell] }
+/// The junction graph kept with a position and updated placement by placement, so a
+/// turn does not rebuild it: placing a tile removes one junction and adds its links.
+struct JunctionStore: Sendable {
+    var adjacency = InlineArray<128, CellSet>(repeating: 0)
+    var touching = InlineArray<6, CellSet>(repeating: 0)
+
+    init() {}
+
+    /// The graph of a position, built from scratch.
+    init(_ t: BoardTables, _ cells: UnsafePointer<UInt8>, empty: CellSet) {
+        var store = JunctionStore()
+        Junctions.build(t, cells, empty: empty) { graph in
+            var rest = empty
+            while rest != 0 {
+                let c = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                store.adjacency[c] = graph.adjacent(c)
+            }
+            for e in 0..<6 { store.touching[e] = graph.touching(e) }
+        }
+        self = store
+    }
+
+    /// The graph after a tile goes on empty `cell` with `links` (computed before the
+    /// placement, from the cell's ends).
+    /// - Complexity: O(junctions linked to `cell` + 3).
+    mutating func place(cell: Int, links: borrowing Links) {
+        let bit = CellSet(1) << cell
+        withUnsafeMutableBytes(of: &adjacency) { raw in
+            let adj = raw.bindMemory(to: CellSet.self)
+            var linked = adj[cell]
+            while linked != 0 {
+                let x = linked.trailingZeroBitCount
+                linked &= linked &- 1
+                adj[x] &= ~bit
+            }
+            adj[cell] = 0
+            links.forEach { x, y in
+                guard x != cell, y != cell else { return }
+                if x < Junctions.portBase && y < Junctions.portBase {
+                    if x != y {
+                        adj[x] |= CellSet(1) << y
+                        adj[y] |= CellSet(1) << x
+                    }
+                }
+            }
+        }
+        for e in 0..<6 { touching[e] &= ~bit }
+        links.forEach { x, y in
+            if x < Junctions.portBase && y >= Junctions.portBase { touching[y &- Junctions.portBase] |= CellSet(1) << x }
+            if y < Junctions.portBase && x >= Junctions.portBase { touching[x &- Junctions.portBase] |= CellSet(1) << y }
+        }
+    }
 }
 
 /// What placing a tile on an empty cell does to the graph: the cell stops being a
@@ -271,6 +367,12 @@ struct Links: ~Copyable {
                 used |= 1 << side
             }
         }
+    }
+
+    /// Calls `body` with the two ends of each link.
+    @inline(__always)
+    func forEach(_ body: (Int, Int) -> Void) {
+        for i in 0..<count { body(Int(a[i]), Int(b[i])) }
     }
 
     /// Cells linked to any cell of `cells`.

@@ -16,7 +16,8 @@ public struct QuortexObservation: GameObservation {
     var winners: UInt8
     var reason: QuortexEndReason
 
-    init(state: QuortexState, seat: Int) {
+    @usableFromInline
+    init(state: borrowing QuortexState, seat: Int) {
         self.seat = seat
         setup = state.setup
         cells = state.cells
@@ -61,6 +62,7 @@ public struct QuortexObservation: GameObservation {
         var i = n - 1
         while i > 0 { state.bag.swapAt(i, rng.uniform(i + 1)); i -= 1 }
         state.bagCount = Int16(n)
+        state.rebuildGraph()
         if !state.isTerminal { state.analyseTurn() }
         return state
     }

@@ -37,8 +37,13 @@ extension QuortexState {
                     if graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty, extra: none) == nil {
                         return "axis \(axis)-\(axis + 3) has no route but the match goes on"
                     }
-                    if graph.essentialCells(axis: axis) != essential[axis] { return "stale essential cells for axis \(axis)" }
+                    if (graph.essentialCells(axis: axis) ?? empty) != essential[axis] { return "stale essential cells for axis \(axis)" }
                 }
+                // The kept graph must be the graph of the board.
+                for c in 0..<setup.board.cells.count where empty & (CellSet(1) << c) != 0 && self.graph.adjacency[c] != graph.adjacent(c) {
+                    return "kept junction graph disagrees at \(setup.board.name(c))"
+                }
+                for e in 0..<6 where self.graph.touching[e] != graph.touching(e) { return "kept junction graph disagrees on edge \(e)" }
                 return nil
             }
         }

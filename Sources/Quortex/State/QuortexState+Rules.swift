@@ -34,10 +34,13 @@ extension QuortexState {
         let rotations = QuortexTile.distinctRotations[type]
         let liveAxes = setup.liveAxes
         let result = withPosition { t, cellsPointer, empty in
-            Junctions.build(t, cellsPointer, empty: empty) { graph in
+            Junctions.build(self.graph, cells: t.cellCount, empty: empty) { graph in
                 var essential = InlineArray<3, CellSet>(repeating: 0)
                 for axis in 0..<3 where liveAxes & (1 << axis) != 0 {
-                    essential[axis] = graph.essentialCells(axis: axis)
+                    // With no route at all (a set-up position; play never leaves one),
+                    // every cell needs the exact check, which then admits only
+                    // placements that complete a flow.
+                    essential[axis] = graph.essentialCells(axis: axis) ?? empty
                 }
                 let anyEssential = essential[0] | essential[1] | essential[2]
                 var legal = InlineArray<6, CellSet>(repeating: 0)
@@ -47,9 +50,10 @@ extension QuortexState {
                     let cell = rest.trailingZeroBitCount
                     rest &= rest &- 1
                     var sides = InlineArray<6, CellSet>(repeating: 0)
+                    let without = empty & ~(CellSet(1) << cell)
                     for axis in 0..<3 where essential[axis] & (CellSet(1) << cell) != 0 {
-                        sides[axis * 2] = graph.startSide(axis: axis, cell: cell)
-                        sides[axis * 2 + 1] = graph.targetSide(axis: axis, cell: cell)
+                        sides[axis * 2] = graph.reach(from: graph.touching(axis), allowed: without)
+                        sides[axis * 2 + 1] = graph.reach(from: graph.touching(axis + 3), allowed: without)
                     }
                     let ends = CellEnds(t, cellsPointer, cell: cell)
                     for r in rotations {
@@ -79,7 +83,9 @@ extension QuortexState {
         let code = Int(tile) * 6 + rotation
         let completed = withPosition { t, cellsPointer, _ in
             let ends = CellEnds(t, cellsPointer, cell: cell)
-            return Links(cell: cell, code: code, ends: ends, partner: t.partner).completedAxes
+            let links = Links(cell: cell, code: code, ends: ends, partner: t.partner)
+            graph.place(cell: cell, links: links)
+            return links.completedAxes
         }
         cells[cell] = UInt8(code)
         occupied |= CellSet(1) << cell
@@ -112,27 +118,45 @@ extension QuortexState {
 
     /// Writes every legal placement of the drawn tile, in canonical cell order and
     /// lowest distinct rotation first (worked out at the draw by ``analyseTurn()``).
+    @inlinable
     public func legalActions(into buffer: inout ActionBuffer) {
-        buffer.removeAll()
-        guard !isTerminal, tile >= 0 else { return }
+        // Inlined into the specialised play loop, so the state is not copied through a
+        // protocol witness on every turn.
+        listLegalActions(into: &buffer)
+    }
+
+    @usableFromInline
+    func listLegalActions(into buffer: inout ActionBuffer) {
+        guard !isTerminal, tile >= 0 else { buffer.removeAll(); return }
         let masks = legalCells
-        withUnsafeBytes(of: masks) { raw in
-            let legal = raw.bindMemory(to: CellSet.self)
-            let any = legal[0] | legal[1] | legal[2] | legal[3] | legal[4] | legal[5]
-            let rotations = QuortexTile.distinctRotationMasks[Int(tile)]
-            var rest = any
-            while rest != 0 {
-                let cell = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                let bit = CellSet(1) << cell
-                var r = rotations
-                while r != 0 {
-                    let rotation = r.trailingZeroBitCount
-                    r &= r &- 1
-                    if legal[rotation] & bit != 0 { buffer.append(cell &* 6 &+ rotation) }
+        let rotations = QuortexTile.distinctRotationMasks[Int(tile)]
+        buffer.fill(upTo: setup.board.cells.count * 6) { out in
+            withUnsafeBytes(of: masks) { raw in
+                let legal = raw.bindMemory(to: CellSet.self)
+                var rest = legal[0] | legal[1] | legal[2] | legal[3] | legal[4] | legal[5]
+                var n = 0
+                while rest != 0 {
+                    let cell = rest.trailingZeroBitCount
+                    rest &= rest &- 1
+                    let bit = CellSet(1) << cell
+                    var r = rotations
+                    while r != 0 {
+                        let rotation = r.trailingZeroBitCount
+                        r &= r &- 1
+                        if legal[rotation] & bit != 0 { out[n] = Int32(cell &* 6 &+ rotation); n &+= 1 }
+                    }
                 }
+                return n
             }
         }
+    }
+
+    /// Works the drawn tile's legal placements out from the board alone, as at the draw
+    /// (what ``legalActions(into:)`` lists from the kept result): for benchmarks and tests.
+    public func enumerateLegalPlacements(into buffer: inout ActionBuffer) {
+        var copy = self
+        if !copy.isTerminal { copy.analyseTurn() }
+        copy.legalActions(into: &buffer)
     }
 
     /// The exact check on one placement: it wins for somebody, or every axis on which

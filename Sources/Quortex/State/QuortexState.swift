@@ -25,6 +25,8 @@ public struct QuortexState: GameState {
     @usableFromInline var reason = QuortexEndReason.none
     /// Per axis, the empty cells every route needs (derived from the board at the draw).
     var essential = InlineArray<3, CellSet>(repeating: 0)
+    /// The junction graph of the board, kept up to date placement by placement.
+    var graph = JunctionStore()
     /// Per rotation, the cells where the drawn tile may go (derived at the draw; only
     /// distinct rotations are set).
     var legalCells = InlineArray<6, CellSet>(repeating: 0)
@@ -43,6 +45,7 @@ public struct QuortexState: GameState {
         var i = n - 1
         while i > 0 { bag.swapAt(i, rng.uniform(i + 1)); i -= 1 }
         bagCount = Int16(n)
+        rebuildGraph()
         startTurn()
     }
 
@@ -54,6 +57,7 @@ public struct QuortexState: GameState {
     public var turn: Int { Int(turns) }
     public var actionSpaceSize: Int { setup.board.cells.count * 6 }
 
+    @inlinable
     public func observation(for seat: Int) -> QuortexObservation { QuortexObservation(state: self, seat: seat) }
 
     public var outcome: Outcome? {
@@ -79,6 +83,11 @@ public struct QuortexState: GameState {
 }
 
 extension QuortexState {
+    /// Builds the junction graph from the board (after a deal, a sample or a test set-up).
+    mutating func rebuildGraph() {
+        graph = withPosition { t, cellsPointer, empty in JunctionStore(t, cellsPointer, empty: empty) }
+    }
+
     /// Action code of placing the drawn tile on `cell` at `rotation`.
     @inlinable public static func action(cell: Int, rotation: Int) -> Int { cell * 6 + rotation }
 }
