@@ -60,12 +60,41 @@ struct CLITests {
             (["play", "rail"] + Array(repeating: ["--player", "random"], count: 5).flatMap { $0 }, "1 to 4 seats"),
             (["play", "rail", "--player", "random", "--player", "random", "--map", "Package.swift"], "not valid JSON"),
             (["play", "checkers", "--player", "random"], "available: rail, quortex"),
+            (["play", "quortex", "--player", "reference"], "quortex takes 2 to 6 seats; got 1"),
+            (["play", "quortex"] + Array(repeating: ["--player", "random"], count: 7).flatMap { $0 }, "quortex takes 2 to 6 seats; got 7"),
+            (["play", "quortex", "--player", "random", "--player", "random", "--rule", "edges=1,1"], "an edge is repeated"),
+            (["play", "quortex", "--player", "random", "--player", "random", "--rule", "edges=0,6"], "each edge must be an integer in 0...5"),
+            (["play", "quortex", "--player", "random", "--player", "random", "--rule", "radius=0"], "expected an integer in 1...6"),
+            (["play", "quortex", "--player", "random", "--player", "random", "--rule", "colour=red"], "accepted: radius, bag, edges"),
+            (["play", "quortex", "--player", "heuristic", "--player", "random"], "available: random, reference"),
           ])
     func badInput(_ arguments: [String], _ expected: String) throws {
         let process = try runArray(arguments)
         #expect(process.status == 2)
         #expect(process.stderr.contains(expected), "stderr was: \(process.stderr)")
         #expect(process.stdout.isEmpty)
+    }
+
+    @Test("play quortex --trace shows every placement and the board, the same bytes twice")
+    func quortexTrace() throws {
+        let a = try oplab("play", "quortex", "--player", "reference", "--player", "random", "--seed", "3", "--trace")
+        let b = try oplab("play", "quortex", "--player", "reference", "--player", "random", "--seed", "3", "--trace")
+        #expect(a.status == 0)
+        #expect(a.stdout == b.stdout)
+        #expect(a.stdout.contains("T1 P0 ("))
+        #expect(a.stdout.contains(" T"))
+        #expect(a.stdout.contains("tiles_placed"))
+        // 7 board rows per drawing, one drawing per placement plus the final one.
+        let placements = a.stdout.split(separator: "\n").filter { $0.hasPrefix("T") }.count
+        let boardRows = a.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.allSatisfy { " .0123".contains($0) } }.count
+        #expect(boardRows == 7 * (placements + 1))
+    }
+
+    @Test("solo players on opposite edges are allowed, with a warning")
+    func opposedSoloWarning() throws {
+        let run = try oplab("play", "quortex", "--player", "random", "--player", "random", "--rule", "edges=0,3")
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("warning: P0 (edge 0) and P1 (edge 3) play alone on opposite edges"))
     }
 
     @Test("map check on the shipped map reports 36 cities and the documented length exceptions")

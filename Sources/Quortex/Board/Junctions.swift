@@ -182,22 +182,40 @@ struct Junctions {
     /// children has a low point no higher than the cell and holds the sink in its subtree.
     /// - Complexity: O(cells + links); no heap allocation.
     func essentialCells(axis: Int) -> CellSet? {
+        essentialCellsAndWitness(axis: axis).map(\.essential)
+    }
+
+    /// ``essentialCells(axis:)``, with a witness when there are none: the cells of two
+    /// routes that share no cell. A later placement off the witness leaves both routes
+    /// standing (it only removes links to its own cell), so no cell becomes essential.
+    func essentialCellsAndWitness(axis: Int) -> (essential: CellSet, witness: CellSet)? {
         let sources = touching(axis) & empty, targets = touching(axis &+ 3) & empty
         // Quick exit, the usual case on an open board: a shortest route, then a second
-        // route that shares no cell with it. Two disjoint routes leave no cell essential.
+        // one that shares no cell with it.
+        guard let first = shortestRoute(from: sources, to: targets, allowed: empty) else { return nil }
+        let elsewhere = empty & ~first
+        if let second = shortestRoute(from: sources & elsewhere, to: targets & elsewhere, allowed: elsewhere) {
+            return (0, first | second)
+        }
+        return (separators(sources: sources, targets: targets), 0)
+    }
+
+    /// The cells of one shortest route from `sources` to `targets` within `allowed`.
+    /// - Complexity: one breadth-first search and a walk back through its levels.
+    func shortestRoute(from sources: CellSet, to targets: CellSet, allowed: CellSet) -> CellSet? {
         let levels = work
-        var reached = sources, frontier = sources, depth = 0
+        var reached = sources & allowed, frontier = reached, depth = 0
         while frontier != 0 && frontier & targets == 0 && depth < cellCount {
             levels[depth] = frontier
             depth &+= 1
             var next: CellSet = 0
             var f = frontier
             while f != 0 { let x = f.trailingZeroBitCount; f &= f &- 1; next |= adjacency[x] }
-            next &= empty & ~reached
+            next &= allowed & ~reached
             reached |= next
             frontier = next
         }
-        guard frontier != 0 else { return nil }
+        guard frontier & targets != 0 else { return nil }
         var cell = (frontier & targets).trailingZeroBitCount
         var route = CellSet(1) << cell
         var i = depth &- 1
@@ -206,9 +224,7 @@ struct Junctions {
             route |= CellSet(1) << cell
             i &-= 1
         }
-        let elsewhere = empty & ~route
-        if distance(from: sources & elsewhere, to: targets & elsewhere, allowed: elsewhere, extra: Links()) != nil { return 0 }
-        return separators(sources: sources, targets: targets)
+        return route
     }
 
     /// The exact search behind ``essentialCells(axis:)``.
@@ -342,6 +358,9 @@ struct Links: ~Copyable {
     /// Link ends: a cell index, or `Junctions.portBase + edge`.
     private var a = InlineArray<3, Int16>(repeating: 0)
     private var b = InlineArray<3, Int16>(repeating: 0)
+    /// The cell's sides the two ends are reached through.
+    private var sideA = InlineArray<3, Int8>(repeating: 0)
+    private var sideB = InlineArray<3, Int8>(repeating: 0)
     private(set) var count = 0
 
     init() {}
@@ -360,6 +379,8 @@ struct Links: ~Copyable {
                 if ends.end[p] != cell {
                     a[count] = Int16(ends.end[s])
                     b[count] = Int16(ends.end[p])
+                    sideA[count] = Int8(s)
+                    sideB[count] = Int8(p)
                     count &+= 1
                     break
                 }
@@ -373,6 +394,12 @@ struct Links: ~Copyable {
     @inline(__always)
     func forEach(_ body: (Int, Int) -> Void) {
         for i in 0..<count { body(Int(a[i]), Int(b[i])) }
+    }
+
+    /// Calls `body` with the cell's two sides each link leaves by.
+    @inline(__always)
+    func forEachSides(_ body: (Int, Int) -> Void) {
+        for i in 0..<count { body(Int(sideA[i]), Int(sideB[i])) }
     }
 
     /// Cells linked to any cell of `cells`.

@@ -33,14 +33,39 @@ extension QuortexState {
         let type = Int(tile)
         let rotations = QuortexTile.distinctRotations[type]
         let liveAxes = setup.liveAxes
+        let known = witness
+        let placed = placedSinceAnalysis
+        placedSinceAnalysis = 0
+        var untouched = true
+        for axis in 0..<3 where liveAxes & (1 << axis) != 0 && (known[axis] == 0 || known[axis] & placed != 0) { untouched = false }
+        if untouched {
+            // Every axis keeps two disjoint routes: no cell is essential, every placement
+            // is legal, and the graph need not be searched.
+            let empty = setup.board.allCells & ~occupied
+            essential = InlineArray(repeating: 0)
+            legalCells = InlineArray(repeating: 0)
+            for r in rotations { legalCells[r] = empty }
+            return
+        }
         let result = withPosition { t, cellsPointer, empty in
             Junctions.build(self.graph, cells: t.cellCount, empty: empty) { graph in
                 var essential = InlineArray<3, CellSet>(repeating: 0)
+                var witness = InlineArray<3, CellSet>(repeating: 0)
                 for axis in 0..<3 where liveAxes & (1 << axis) != 0 {
+                    // Two disjoint routes that no placement has touched still stand.
+                    if known[axis] != 0 && known[axis] & placed == 0 {
+                        witness[axis] = known[axis]
+                        continue
+                    }
                     // With no route at all (a set-up position; play never leaves one),
                     // every cell needs the exact check, which then admits only
                     // placements that complete a flow.
-                    essential[axis] = graph.essentialCells(axis: axis) ?? empty
+                    if let found = graph.essentialCellsAndWitness(axis: axis) {
+                        essential[axis] = found.essential
+                        witness[axis] = found.witness
+                    } else {
+                        essential[axis] = empty
+                    }
                 }
                 let anyEssential = essential[0] | essential[1] | essential[2]
                 var legal = InlineArray<6, CellSet>(repeating: 0)
@@ -49,25 +74,21 @@ extension QuortexState {
                 while rest != 0 {
                     let cell = rest.trailingZeroBitCount
                     rest &= rest &- 1
-                    var sides = InlineArray<6, CellSet>(repeating: 0)
-                    let without = empty & ~(CellSet(1) << cell)
-                    for axis in 0..<3 where essential[axis] & (CellSet(1) << cell) != 0 {
-                        sides[axis * 2] = graph.reach(from: graph.touching(axis), allowed: without)
-                        sides[axis * 2 + 1] = graph.reach(from: graph.touching(axis + 3), allowed: without)
-                    }
                     let ends = CellEnds(t, cellsPointer, cell: cell)
+                    let parts = EndComponents(graph, cell: cell, ends: ends, essential: essential)
                     for r in rotations {
                         let links = Links(cell: cell, code: type * 6 + r, ends: ends, partner: t.partner)
-                        if Self.placementKeepsRoutes(graph, cell: cell, links: links, essential: essential, sides: sides, liveAxes: liveAxes) {
+                        if links.completedAxes & liveAxes != 0 || parts.bridgesEveryAxis(links, cell: cell, essential: essential) {
                             legal[r] |= CellSet(1) << cell
                         }
                     }
                 }
-                return (essential, legal)
+                return (essential, legal, witness)
             }
         }
         essential = result.0
         legalCells = result.1
+        witness = result.2
     }
 
     mutating func finish(winners: UInt8, reason: QuortexEndReason) {
@@ -89,6 +110,7 @@ extension QuortexState {
         }
         cells[cell] = UInt8(code)
         occupied |= CellSet(1) << cell
+        placedSinceAnalysis |= CellSet(1) << cell
         tile = -1
         let seat = currentSeat
         placedBySeat[seat] &+= 1
@@ -159,23 +181,81 @@ extension QuortexState {
         copy.legalActions(into: &buffer)
     }
 
-    /// The exact check on one placement: it wins for somebody, or every axis on which
-    /// `cell` is essential still has a route. `sides` holds, per axis, the cells the
-    /// start and target edges reach in the graph without `cell` (they are apart, as
-    /// `cell` is essential): the placement keeps the axis joined exactly when its links
-    /// bridge them, directly or through the rest of the graph.
-    static func placementKeepsRoutes(_ graph: Junctions, cell: Int, links: borrowing Links,
-                                     essential: InlineArray<3, CellSet>, sides: InlineArray<6, CellSet>, liveAxes: Int) -> Bool {
-        if links.completedAxes & liveAxes != 0 { return true }
-        let allowed = graph.empty & ~(CellSet(1) << cell)
-        for axis in 0..<3 where essential[axis] & (CellSet(1) << cell) != 0 {
-            let startSide = sides[axis * 2], targetSide = sides[axis * 2 + 1]
-            let sources = startSide | (links.cells(touching: axis) & allowed)
-            let targets = targetSide | (links.cells(touching: axis + 3) & allowed)
-            if sources & targets != 0 { continue }
-            if graph.distance(from: sources, to: targets, allowed: allowed, extra: links, settled: startSide) == nil { return false }
+    /// The parts of the graph without an essential cell that its six sides lead into:
+    /// for each side ending in a junction, that junction's component. A placement there
+    /// keeps an axis joined exactly when its links chain the start edge's part to the
+    /// target edge's part (the cell is essential, so without it they are apart).
+    struct EndComponents: ~Copyable {
+        /// For axis k and side d, `label[k * 6 + d]`: -1 the start edge's part, -2 the
+        /// target edge's, a cell number naming a part that touches neither edge, or
+        /// 1000 + d for a port of another edge (a dead end, joined to nothing).
+        var label = InlineArray<18, Int>(repeating: 0)
+
+        /// One search per distinct part the sides lead into.
+        init(_ graph: Junctions, cell: Int, ends cellEnds: borrowing CellEnds, essential: InlineArray<3, CellSet>) {
+            let without = graph.empty & ~(CellSet(1) << cell)
+            var parts = InlineArray<6, CellSet>(repeating: 0)
+            for d in 0..<6 where cellEnds.end[d] < Junctions.portBase && cellEnds.end[d] != cell {
+                let bit = CellSet(1) << cellEnds.end[d]
+                var known: CellSet = 0
+                for e in 0..<d where parts[e] & bit != 0 { known = parts[e] }
+                parts[d] = known != 0 ? known : graph.reach(from: bit, allowed: without)
+            }
+            for axis in 0..<3 where essential[axis] & (CellSet(1) << cell) != 0 {
+                let start = graph.touching(axis), target = graph.touching(axis &+ 3)
+                for d in 0..<6 {
+                    let end = cellEnds.end[d]
+                    var id: Int
+                    if end >= Junctions.portBase {
+                        let edge = end &- Junctions.portBase
+                        id = edge == axis ? -1 : edge == axis &+ 3 ? -2 : 1000 &+ d
+                    } else if parts[d] & start != 0 {
+                        id = -1
+                    } else if parts[d] & target != 0 {
+                        id = -2
+                    } else {
+                        id = parts[d] == 0 ? 1000 &+ d : parts[d].trailingZeroBitCount
+                    }
+                    label[axis &* 6 &+ d] = id
+                }
+            }
         }
-        return true
+
+        /// Whether the links keep every axis on which `cell` is essential joined: grow
+        /// the set of parts joined to the start edge's part through links.
+        func bridgesEveryAxis(_ links: borrowing Links, cell: Int, essential: InlineArray<3, CellSet>) -> Bool {
+            for axis in 0..<3 where essential[axis] & (CellSet(1) << cell) != 0 {
+                var endsA = InlineArray<3, Int>(repeating: 0), endsB = InlineArray<3, Int>(repeating: 0)
+                var n = 0
+                links.forEachSides { a, b in
+                    endsA[n] = label[axis &* 6 &+ a]
+                    endsB[n] = label[axis &* 6 &+ b]
+                    n &+= 1
+                }
+                var joined = InlineArray<4, Int>(repeating: -1)
+                var count = 1
+                var bridged = false
+                var grew = true
+                while grew && !bridged {
+                    grew = false
+                    for i in 0..<n {
+                        var hasA = false, hasB = false
+                        for j in 0..<count {
+                            if joined[j] == endsA[i] { hasA = true }
+                            if joined[j] == endsB[i] { hasB = true }
+                        }
+                        guard hasA != hasB, count < 4 else { continue }
+                        let added = hasA ? endsB[i] : endsA[i]
+                        joined[count] = added
+                        count &+= 1
+                        grew = true
+                        if added == -2 { bridged = true }
+                    }
+                }
+                if !bridged { return false }
+            }
+            return true
+        }
     }
 
     /// Whether the drawn tile can go anywhere.

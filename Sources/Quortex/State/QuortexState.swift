@@ -17,7 +17,7 @@ public struct QuortexState: GameState {
     /// The tile the mover drew, or -1 once the match is over before a draw.
     var tile: Int8 = -1
     /// Position in ``QuortexSetup/turnOrder``.
-    var slot: Int8 = 0
+    @usableFromInline var slot: Int8 = 0
     var turns: Int32 = 0
     var placedBySeat = InlineArray<6, UInt8>(repeating: 0)
     /// Winning sides, one bit each.
@@ -27,6 +27,10 @@ public struct QuortexState: GameState {
     var essential = InlineArray<3, CellSet>(repeating: 0)
     /// The junction graph of the board, kept up to date placement by placement.
     var graph = JunctionStore()
+    /// Per axis, two disjoint routes found when it had no essential cell (0: none known).
+    var witness = InlineArray<3, CellSet>(repeating: 0)
+    /// Cells placed since the last analysis.
+    var placedSinceAnalysis: CellSet = 0
     /// Per rotation, the cells where the drawn tile may go (derived at the draw; only
     /// distinct rotations are set).
     var legalCells = InlineArray<6, CellSet>(repeating: 0)
@@ -52,7 +56,7 @@ public struct QuortexState: GameState {
     // MARK: GameState
 
     public var seatCount: Int { setup.seatCount }
-    public var currentSeat: Int { setup.turnOrder[Int(slot)] }
+    @inlinable public var currentSeat: Int { setup.turnOrder[Int(slot)] }
     @inlinable public var isTerminal: Bool { reason != .none }
     public var turn: Int { Int(turns) }
     public var actionSpaceSize: Int { setup.board.cells.count * 6 }
@@ -86,6 +90,7 @@ extension QuortexState {
     /// Builds the junction graph from the board (after a deal, a sample or a test set-up).
     mutating func rebuildGraph() {
         graph = withPosition { t, cellsPointer, empty in JunctionStore(t, cellsPointer, empty: empty) }
+        witness = InlineArray(repeating: 0)
     }
 
     /// Action code of placing the drawn tile on `cell` at `rotation`.
