@@ -108,6 +108,17 @@ public final class QuortexBoard: Sendable {
         return out
     }
 
+    /// Runs `body` with the tables, a pointer to a board's cells and its empty set.
+    @inline(__always)
+    static func withPosition<R>(_ board: QuortexBoard, cells: InlineArray<128, UInt8>, occupied: CellSet,
+                                _ body: (BoardTables, UnsafePointer<UInt8>, CellSet) -> R) -> R {
+        let empty = board.allCells & ~occupied
+        let tables = board.tables
+        return withUnsafeBytes(of: cells) { raw in
+            body(tables, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), empty)
+        }
+    }
+
     /// `(-3,3)` style name of a cell.
     public func name(_ cell: Int) -> String { "(\(cells[cell].row),\(cells[cell].col))" }
 }

@@ -67,11 +67,3 @@ public struct QuortexObservation: GameObservation {
         return state
     }
 }
-
-extension InlineArray where Element: Equatable {
-    /// Element-wise equality.
-    func sameElements(_ other: Self) -> Bool {
-        for i in indices where self[i] != other[i] { return false }
-        return true
-    }
-}

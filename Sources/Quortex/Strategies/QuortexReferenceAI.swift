@@ -92,10 +92,6 @@ public final class QuortexReferenceAI: Strategy {
 extension QuortexObservation {
     @inline(__always)
     func withPosition<R>(_ body: (BoardTables, UnsafePointer<UInt8>, CellSet) -> R) -> R {
-        let empty = setup.board.allCells & ~occupied
-        let tables = setup.board.tables
-        return withUnsafeBytes(of: cells) { raw in
-            body(tables, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), empty)
-        }
+        QuortexBoard.withPosition(setup.board, cells: cells, occupied: occupied, body)
     }
 }

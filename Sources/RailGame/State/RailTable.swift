@@ -129,11 +129,3 @@ extension RailTable: Equatable {
             && l.railroadCount.sameElements(r.railroadCount) && l.discards.sameElements(r.discards)
     }
 }
-
-extension InlineArray where Element: Equatable {
-    /// Element-wise equality.
-    func sameElements(_ other: Self) -> Bool {
-        for i in indices where self[i] != other[i] { return false }
-        return true
-    }
-}
