@@ -102,7 +102,9 @@ extension QuortexState {
         assert(!isTerminal, "apply on a finished match")
         let cell = action / 6, rotation = action % 6
         let code = Int(tile) * 6 + rotation
-        let completed = withPosition { t, cellsPointer, _ in
+        // The board is read through a copy of the cells, so updating the kept graph in
+        // the closure does not overlap a read of the whole state (which would copy it).
+        let completed = QuortexBoard.withPosition(setup.board, cells: cells, occupied: occupied) { t, cellsPointer, _ in
             let ends = CellEnds(t, cellsPointer, cell: cell)
             let links = Links(cell: cell, code: code, ends: ends, partner: t.partner)
             graph.place(cell: cell, links: links)
