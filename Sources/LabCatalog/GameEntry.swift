@@ -98,23 +98,25 @@ struct Table<G: Game>: MatchTable {
     var seatCount: Int { game.seatCount }
 
     func play(seed: UInt64, buffer: inout ActionBuffer, trace: ((TraceEvent) -> Void)?) -> MatchReport {
-        var strategies: [any Strategy<G>] = []
-        strategies.reserveCapacity(factories.count)
-        for (seat, make) in factories.enumerated() {
-            strategies.append(make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(seed, seat: seat))))
-        }
         let observe: ((G.State, Int, G.State) -> Void)? = trace.map { sink in
             { before, action, after in
                 sink(TraceEvent(turn: after.turn, seat: before.currentSeat, action: before.describe(action),
                                 detail: after.traceDetail(seat: before.currentSeat), board: after.renderBoard()))
             }
         }
-        let (outcome, final) = Match.play(game, seed: seed, strategies: strategies, buffer: &buffer, observe: observe)
+        let (outcome, final) = Match.play(game, seed: seed, factories: factories, buffer: &buffer, observe: observe)
         return MatchReport(outcome: outcome, seatStats: (0..<game.seatCount).map(final.seatStats), board: final.renderBoard())
     }
 }
 
 extension GameEntry {
+    /// One factory per seat, for `specs` in seat order.
+    func resolve<G: Game>(_ specs: [StrategySpec], in entries: [StrategyEntry<G>]) throws(InputError) -> [StrategyFactory<G>] {
+        var factories: [StrategyFactory<G>] = []
+        for spec in specs { factories.append(try resolve(spec, in: entries)) }
+        return factories
+    }
+
     /// Finds strategy `spec.name` among `entries` or lists the ones that exist.
     func resolve<G: Game>(_ spec: StrategySpec, in entries: [StrategyEntry<G>]) throws(InputError) -> StrategyFactory<G> {
         guard let entry = entries.first(where: { $0.name == spec.name }) else {

@@ -24,8 +24,7 @@ struct QuortexEntry: GameEntry {
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {
         let rules = try QuortexRules(settings: setup.rules)
         let game = try QuortexGame(rules: rules, seatCount: setup.players.count)
-        var factories: [StrategyFactory<QuortexGame>] = []
-        for spec in setup.players { factories.append(try resolve(spec, in: Self.entries)) }
+        let factories = try resolve(setup.players, in: Self.entries)
         let s = game.setup
         let seats = (0..<s.seatCount).map { "P\($0) edge \(s.edges[$0])" }.joined(separator: ", ")
         let sides = (0..<s.sideAxis.count).map { side in

@@ -35,8 +35,7 @@ struct RailEntry: GameEntry {
         let path = setup.mapPath ?? RailMapFile.defaultPath
         let map = try RailMapFile.load(path: path)
         let game = try RailGame(map: map, rules: rules, seatCount: setup.players.count)
-        var factories: [StrategyFactory<RailGame>] = []
-        for spec in setup.players { factories.append(try resolve(spec, in: Self.entries)) }
+        let factories = try resolve(setup.players, in: Self.entries)
         let changed = setup.rules.map { "\($0.key)=\($0.value)" }
         return Table(game: game, factories: factories, players: setup.players,
                      setupLines: ["map \(map.name) (\(path)): \(map.cities.count) cities, \(map.railroads.count) railroads",

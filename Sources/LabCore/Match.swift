@@ -41,17 +41,31 @@ public enum Match {
         return (outcome, state)
     }
 
-    /// Plays a match with strategies made by `factories` (one per seat).
+    /// Plays a match with strategies made by `factories` (one per seat), each seeded
+    /// from the match seed and its seat.
+    public static func play<G: Game>(
+        _ game: G,
+        seed: UInt64,
+        factories: [StrategyFactory<G>],
+        buffer: inout ActionBuffer,
+        observe: ((G.State, Int, G.State) -> Void)? = nil
+    ) -> (outcome: Outcome, final: G.State) {
+        var strategies: [any Strategy<G>] = []
+        strategies.reserveCapacity(factories.count)
+        for (seat, make) in factories.enumerated() {
+            strategies.append(make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(seed, seat: seat))))
+        }
+        return play(game, seed: seed, strategies: strategies, buffer: &buffer, observe: observe)
+    }
+
+    /// ``play(_:seed:factories:buffer:observe:)`` with a buffer of its own.
     public static func play<G: Game>(
         _ game: G,
         seed: UInt64,
         factories: [StrategyFactory<G>],
         observe: ((G.State, Int, G.State) -> Void)? = nil
     ) -> (outcome: Outcome, final: G.State) {
-        let strategies = factories.enumerated().map { seat, make in
-            make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(seed, seat: seat)))
-        }
         var buffer = ActionBuffer()
-        return play(game, seed: seed, strategies: strategies, buffer: &buffer, observe: observe)
+        return play(game, seed: seed, factories: factories, buffer: &buffer, observe: observe)
     }
 }

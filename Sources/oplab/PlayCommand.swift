@@ -53,7 +53,7 @@ struct PlayCommand: ParsableCommand {
                 for line in table.setupLines { print(line) }
             }
             let report = table.play(seed: matchSeed, buffer: &buffer, trace: trace && !json ? { event in
-                print("T\(event.turn) P\(event.seat) \(event.action)".padding(toLength: max(64, 0), withPad: " ", startingAt: 0) + " | " + event.detail)
+                print("T\(event.turn) P\(event.seat) \(event.action)".padding(toLength: 64, withPad: " ", startingAt: 0) + " | " + event.detail)
                 if let board = event.board { print(board) }
             } : nil)
             if json {

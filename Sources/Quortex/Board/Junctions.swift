@@ -131,13 +131,9 @@ struct Junctions {
     /// - Returns: the number of junctions on a shortest route, or nil when none.
     /// - Complexity: O(cells) word operations.
     @inline(__always)
-    func distance(from sources: CellSet, to targets: CellSet, allowed: CellSet, extra: borrowing Links,
-                  settled: CellSet = 0) -> Int? {
+    func distance(from sources: CellSet, to targets: CellSet, allowed: CellSet, extra: borrowing Links) -> Int? {
         var reach = sources & allowed
-        // Cells in `settled` are known to be closed under the graph's own links: only the
-        // extra links lead out of them.
-        var frontier = reach & ~settled
-        if settled != 0, extra.count > 0 { frontier |= extra.neighbours(of: settled) & allowed & ~reach; reach |= frontier }
+        var frontier = reach
         var level = 1
         while frontier != 0 {
             if frontier & targets != 0 { return level }

@@ -47,7 +47,7 @@ public struct QuortexObservation: GameObservation {
 
     /// A state with this board and drawn tile and the unseen tiles in a random order.
     public func sampleState(using rng: inout LabRandom) -> QuortexState {
-        var state = QuortexState(setup: setup, seed: 0)
+        var state = QuortexState(setup: setup)
         state.cells = cells
         state.occupied = occupied
         state.remaining = remaining
@@ -57,11 +57,7 @@ public struct QuortexObservation: GameObservation {
         state.placedBySeat = placedBySeat
         state.winners = winners
         state.reason = reason
-        var n = 0
-        for type in 0..<4 { for _ in 0..<Int(remaining[type]) { state.bag[n] = UInt8(type); n += 1 } }
-        var i = n - 1
-        while i > 0 { state.bag.swapAt(i, rng.uniform(i + 1)); i -= 1 }
-        state.bagCount = Int16(n)
+        state.shuffleRemainingIntoBag(using: &rng)
         state.rebuildGraph()
         if !state.isTerminal { state.analyseTurn() }
         return state

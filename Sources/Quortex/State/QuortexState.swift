@@ -39,18 +39,26 @@ public struct QuortexState: GameState {
 
     /// Deals a match: shuffle the bag, then seat 0 draws (rule book, "A turn").
     init(setup: QuortexSetup, seed: UInt64) {
-        self.setup = setup
+        self.init(setup: setup)
+        for type in 0..<4 { remaining[type] = UInt8(setup.rules.bag[type]) }
         var rng = LabRandom(seed: seed)
+        shuffleRemainingIntoBag(using: &rng)
+        rebuildGraph()
+        startTurn()
+    }
+
+    /// An empty board with nothing dealt (the deal and the sampler fill it in).
+    init(setup: QuortexSetup) {
+        self.setup = setup
+    }
+
+    /// Puts the `remaining` tiles into the bag in a uniformly random order.
+    mutating func shuffleRemainingIntoBag(using rng: inout LabRandom) {
         var n = 0
-        for type in 0..<4 {
-            remaining[type] = UInt8(setup.rules.bag[type])
-            for _ in 0..<setup.rules.bag[type] { bag[n] = UInt8(type); n += 1 }
-        }
+        for type in 0..<4 { for _ in 0..<Int(remaining[type]) { bag[n] = UInt8(type); n += 1 } }
         var i = n - 1
         while i > 0 { bag.swapAt(i, rng.uniform(i + 1)); i -= 1 }
         bagCount = Int16(n)
-        rebuildGraph()
-        startTurn()
     }
 
     // MARK: GameState
