@@ -1,9 +1,12 @@
 /// A reusable list of dense integer actions.
 ///
 /// Games write their legal actions into a caller's buffer, which keeps its capacity
-/// between turns: after the first few turns of a match, filling it allocates nothing.
+/// between turns: after the first few turns of a match, filling it allocates nothing
+/// and clears nothing.
 public struct ActionBuffer: Sendable {
+    /// Initialised slots; the first `length` are the actions, the rest are spare room.
     @usableFromInline var storage: [Int32]
+    @usableFromInline var length = 0
 
     /// An empty buffer with room for `capacity` actions before it must grow.
     public init(capacity: Int = 256) {
@@ -12,40 +15,46 @@ public struct ActionBuffer: Sendable {
     }
 
     /// The number of actions in the buffer.
-    @inlinable public var count: Int { storage.count }
+    @inlinable public var count: Int { length }
 
-    @inlinable public var isEmpty: Bool { storage.isEmpty }
+    @inlinable public var isEmpty: Bool { length == 0 }
 
     /// The action at position `index`.
-    @inlinable public subscript(index: Int) -> Int { Int(storage[index]) }
+    /// - Precondition: `0 <= index < count`.
+    @inlinable public subscript(index: Int) -> Int {
+        precondition(index >= 0 && index < length, "action index out of range")
+        return Int(storage[index])
+    }
 
     /// Empties the buffer, keeping its capacity.
     @inlinable public mutating func removeAll() {
-        storage.removeAll(keepingCapacity: true)
+        length = 0
     }
 
     /// Appends one action.
     @inlinable public mutating func append(_ action: Int) {
-        storage.append(Int32(truncatingIfNeeded: action))
+        let value = Int32(truncatingIfNeeded: action)
+        if length < storage.count { storage[length] = value } else { storage.append(value) }
+        length += 1
     }
 
     /// Replaces the contents with up to `maxCount` actions that `body` writes in place,
-    /// returning how many it wrote: no per-action append, and no allocation once the
-    /// buffer has held `maxCount` actions.
+    /// returning how many it wrote: no per-action append, and no allocation or clearing
+    /// once the buffer has held `maxCount` actions.
     @inlinable
     public mutating func fill(upTo maxCount: Int, _ body: (UnsafeMutablePointer<Int32>) -> Int) {
-        storage.removeAll(keepingCapacity: true)
-        storage.append(contentsOf: repeatElement(0, count: maxCount))
+        if storage.count < maxCount { storage.append(contentsOf: repeatElement(0, count: maxCount - storage.count)) }
         let written = storage.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
-        storage.removeLast(maxCount - written)
+        precondition(written >= 0 && written <= maxCount, "fill wrote \(written) of at most \(maxCount) actions")
+        length = written
     }
 
     /// Whether `action` is in the buffer.
     /// - Complexity: O(n).
     @inlinable public func contains(_ action: Int) -> Bool {
-        storage.contains(Int32(truncatingIfNeeded: action))
+        storage[..<length].contains(Int32(truncatingIfNeeded: action))
     }
 
     /// The actions as an array of `Int` (allocates; for tests and tools).
-    public var actions: [Int] { storage.map(Int.init) }
+    public var actions: [Int] { storage[..<length].map(Int.init) }
 }

@@ -38,7 +38,7 @@ public enum Match {
         guard let outcome = state.outcome else {
             preconditionFailure("terminal state without an outcome")
         }
-        return (outcome, state)
+        return (outcome, consume state)
     }
 
     /// Plays a match with strategies made by `factories` (one per seat), each seeded

@@ -35,4 +35,24 @@ struct OutcomeTests {
         buffer.append(9)
         #expect(buffer.actions == [9])
     }
+
+    @Test("A shorter fill hides what a longer one left behind, and appends continue after it")
+    func actionBufferReuse() {
+        var buffer = ActionBuffer(capacity: 2)
+        buffer.fill(upTo: 6) { out in
+            for i in 0..<5 { out[i] = Int32(10 + i) }
+            return 5
+        }
+        #expect(buffer.actions == [10, 11, 12, 13, 14])
+        buffer.fill(upTo: 6) { out in
+            out[0] = 7
+            return 1
+        }
+        #expect(buffer.count == 1)
+        #expect(buffer.actions == [7])
+        #expect(!buffer.contains(12))
+        buffer.append(8)
+        #expect(buffer.actions == [7, 8])
+        #expect(buffer[1] == 8)
+    }
 }

@@ -26,9 +26,9 @@ let benchmarks: @Sendable () -> Void = {
     registerSelfPlay("quortex reference self-play 2 seats", seats: 2, configuration: reference) { _ in QuortexReferenceAI() }
     registerSelfPlay("quortex reference self-play 4 seats", seats: 4, configuration: reference) { _ in QuortexReferenceAI() }
 
-    // The legal-placement search from the board alone (junction graph, essential cells,
-    // exact checks, listing) on positions 10-25 placements into random games: one
-    // enumeration per iteration.
+    // The legal-placement search from the kept junction graph, with no routes remembered
+    // from earlier turns (essential cells, exact checks, listing), on positions 10-25
+    // placements into random games: one enumeration per iteration.
     let positions = midGamePositions(count: 2_000)
     var buffer = ActionBuffer(capacity: 1024)
     var next = 0

@@ -40,30 +40,8 @@ struct Junctions {
         }
     }
 
-    /// Hands `body` the graph kept in `store`.
-    @inline(__always)
-    static func build<R>(_ store: JunctionStore, cells cellCount: Int, empty: CellSet, _ body: (Junctions) -> R) -> R {
-        withScratch(cells: cellCount) { adjacency, edges, work in
-            // Only the empty cells' entries are ever read.
-            withUnsafeBytes(of: store.adjacency) { raw in
-                let kept = raw.bindMemory(to: CellSet.self)
-                var rest = empty
-                while rest != 0 {
-                    let c = rest.trailingZeroBitCount
-                    rest &= rest &- 1
-                    adjacency[c] = kept[c]
-                }
-            }
-            withUnsafeBytes(of: store.touching) { raw in
-                let kept = raw.bindMemory(to: CellSet.self)
-                for e in 0..<6 { edges[e] = kept[e] }
-            }
-            return body(Junctions(adjacency: adjacency, edges: edges, work: work, empty: empty, cellCount: cellCount))
-        }
-    }
-
-    private init(adjacency: UnsafeMutablePointer<CellSet>, edges: UnsafeMutablePointer<CellSet>, work: UnsafeMutablePointer<CellSet>,
-                 empty: CellSet, cellCount: Int) {
+    init(adjacency: UnsafeMutablePointer<CellSet>, edges: UnsafeMutablePointer<CellSet>, work: UnsafeMutablePointer<CellSet>,
+         empty: CellSet, cellCount: Int) {
         self.adjacency = adjacency
         self.edges = edges
         self.work = work
@@ -171,47 +149,87 @@ struct Junctions {
 
     /// Empty cells on every route from edge `axis` to edge `axis + 3` (placing a tile
     /// anywhere else cannot cut that route off), or nil when there is no route at all.
-    ///
-    /// One depth-first search (Hopcroft-Tarjan low points) from a virtual source joined
-    /// to every cell touching the start edge, with a virtual sink joined to every cell
-    /// touching the target edge: a cell separates them exactly when one of its search
-    /// children has a low point no higher than the cell and holds the sink in its subtree.
-    /// - Complexity: O(cells + links); no heap allocation.
+    /// - Complexity: two or three breadth-first searches; no heap allocation.
     func essentialCells(axis: Int) -> CellSet? {
         essentialCellsAndWitness(axis: axis).map(\.essential)
     }
 
-    /// ``essentialCells(axis:)``, with a witness when there are none: the cells of two
-    /// routes that share no cell. A later placement off the witness leaves both routes
-    /// standing (it only removes links to its own cell), so no cell becomes essential.
-    func essentialCellsAndWitness(axis: Int) -> (essential: CellSet, witness: CellSet)? {
+    /// ``essentialCells(axis:)``, with a witness when there are none: two routes that
+    /// share no cell. A later placement off both leaves them standing (it only removes
+    /// links to its own cell), so no cell becomes essential.
+    ///
+    /// Every essential cell lies on any one route P = p1 ... pL from the start edge's
+    /// cells S to the target edge's cells T. One search from S avoiding P either finds a
+    /// second route (the witness) or the cells B1 reachable without P. Then P is walked
+    /// in order with Bi, the cells reachable from S without pi ... pL: pi is essential
+    /// exactly when Bi holds no cell of T, links to no later pj, and no later pj touches
+    /// the start edge (each of these is a route around pi, and every route around pi
+    /// leaves Bi through one of them). B(i+1) grows from Bi by pi, so the walk is one
+    /// search in all.
+    /// - Parameter intact: a route known to stand (one of an earlier witness), or 0.
+    /// - Complexity: two or three breadth-first searches; no heap allocation.
+    func essentialCellsAndWitness(axis: Int, intact: CellSet = 0) -> (essential: CellSet, routes: (CellSet, CellSet))? {
         let sources = touching(axis) & empty, targets = touching(axis &+ 3) & empty
-        // Quick exit, the usual case on an open board: a shortest route, then a second
-        // one that shares no cell with it.
-        guard let first = shortestRoute(from: sources, to: targets, allowed: empty) else { return nil }
-        let elsewhere = empty & ~first
-        if let second = shortestRoute(from: sources & elsewhere, to: targets & elsewhere, allowed: elsewhere) {
-            return (0, first | second)
+        return withUnsafeTemporaryAllocation(of: Int16.self, capacity: cellCount) { scratch in
+            let order = scratch.baseAddress!
+            // A kept route saves the first search when a second route avoids it.
+            if intact != 0 {
+                let around = search(from: sources & ~intact, to: targets, allowed: empty & ~intact)
+                if around.found { return (0, (intact, around.route)) }
+            }
+            guard let length = shortestRoute(from: sources, to: targets, allowed: empty, order: order) else { return nil }
+            var route: CellSet = 0
+            for i in 0..<length { route |= CellSet(1) << Int(order[i]) }
+            let around = search(from: sources & ~route, to: targets, allowed: empty & ~route)
+            if around.found { return (0, (route, around.route)) }
+            // B1 is the whole component searched; walk the route.
+            var reached = around.reached, linked = around.linked
+            var later = route
+            var essential: CellSet = 0
+            for i in 0..<length {
+                let p = Int(order[i])
+                let bit = CellSet(1) << p
+                later &= ~bit
+                if reached & targets != 0 { break }
+                if linked & later == 0 && sources & later == 0 { essential |= bit }
+                // Grow B(i+1): pi joins when it touches the start edge or links to Bi.
+                guard (sources | linked) & bit != 0 else { continue }
+                reached |= bit
+                linked |= adjacency[p]
+                let allowed = empty & ~later
+                var frontier = linked & allowed & ~reached
+                while frontier != 0 {
+                    reached |= frontier
+                    var next: CellSet = 0
+                    var f = frontier
+                    while f != 0 { next |= adjacency[f.trailingZeroBitCount]; f &= f &- 1 }
+                    linked |= next
+                    frontier = next & allowed & ~reached
+                }
+            }
+            return (essential, (0, 0))
         }
-        return (separators(sources: sources, targets: targets), 0)
     }
 
-    /// The cells of one shortest route from `sources` to `targets` within `allowed`.
-    /// - Complexity: one breadth-first search and a walk back through its levels.
-    func shortestRoute(from sources: CellSet, to targets: CellSet, allowed: CellSet) -> CellSet? {
+    /// One breadth-first search from `sources` within `allowed`, stopping at the first
+    /// level reaching `targets`.
+    /// - Returns: whether it reached them and the cells of one shortest route if so;
+    ///   otherwise every cell reached and every cell linked to one of them.
+    private func search(from sources: CellSet, to targets: CellSet, allowed: CellSet) -> (found: Bool, route: CellSet, reached: CellSet, linked: CellSet) {
         let levels = work
-        var reached = sources & allowed, frontier = reached, depth = 0
-        while frontier != 0 && frontier & targets == 0 && depth < cellCount {
+        var reached = sources & allowed, frontier = reached, depth = 0, linked: CellSet = 0
+        while frontier != 0 && frontier & targets == 0 {
             levels[depth] = frontier
             depth &+= 1
             var next: CellSet = 0
             var f = frontier
-            while f != 0 { let x = f.trailingZeroBitCount; f &= f &- 1; next |= adjacency[x] }
+            while f != 0 { next |= adjacency[f.trailingZeroBitCount]; f &= f &- 1 }
+            linked |= next
             next &= allowed & ~reached
             reached |= next
             frontier = next
         }
-        guard frontier & targets != 0 else { return nil }
+        guard frontier & targets != 0 else { return (false, 0, reached, linked) }
         var cell = (frontier & targets).trailingZeroBitCount
         var route = CellSet(1) << cell
         var i = depth &- 1
@@ -220,130 +238,35 @@ struct Junctions {
             route |= CellSet(1) << cell
             i &-= 1
         }
-        return route
+        return (true, route, reached, linked)
     }
 
-    /// The exact search behind ``essentialCells(axis:)``.
-    private func separators(sources: CellSet, targets: CellSet) -> CellSet {
-        // Vertices: cells 0..<cellCount, the virtual sink, the virtual root.
-        let sink = cellCount, root = cellCount &+ 1
-        let stackRest = work
-        return withUnsafeTemporaryAllocation(of: Int16.self, capacity: 5 &* (cellCount &+ 2)) { scratch in
-            let n = cellCount &+ 2
-            let disc = scratch.baseAddress!, low = disc + n, parent = disc + 2 &* n, stackVertex = disc + 3 &* n
-            let flags = disc + 4 &* n  // bit 0: subtree holds the sink; bit 1: sink edge not yet followed
-            var visited: CellSet = 0
-            var sinkSeen = false
-            var essential: CellSet = 0
-            disc[root] = 0; low[root] = 0; parent[root] = -1; flags[root] = 0
-            stackVertex[0] = Int16(root); stackRest[0] = sources
-            var depth = 1
-            var time: Int16 = 1
-            while depth > 0 {
-                let top = depth &- 1
-                let v = Int(stackVertex[top])
-                var next = -1
-                if flags[v] & 2 != 0 {
-                    flags[v] &= ~2
-                    next = sink
-                } else if stackRest[top] != 0 {
-                    next = stackRest[top].trailingZeroBitCount
-                    stackRest[top] &= stackRest[top] &- 1
-                }
-                if next >= 0 {
-                    let seen = next == sink ? sinkSeen : visited & (CellSet(1) << next) != 0
-                    if seen {
-                        if next != Int(parent[v]) { low[v] = min(low[v], disc[next]) }
-                        continue
-                    }
-                    // Discover `next` as a child of v.
-                    disc[next] = time; low[next] = time; time &+= 1
-                    parent[next] = Int16(v)
-                    stackVertex[depth] = Int16(next)
-                    if next == sink {
-                        sinkSeen = true
-                        flags[sink] = 1
-                        stackRest[depth] = targets
-                    } else {
-                        let bit = CellSet(1) << next
-                        visited |= bit
-                        // A source cell also links back to the virtual source.
-                        if v != root && sources & bit != 0 { low[next] = 0 }
-                        stackRest[depth] = adjacency[next] & empty
-                        flags[next] = targets & bit != 0 ? 2 : 0
-                    }
-                    depth &+= 1
-                    continue
-                }
-                // v is finished: hand its low point to its parent; p separates v's
-                // subtree from the root's side when v's low point is not above p.
-                depth = top
-                let p = Int(parent[v])
-                guard p >= 0 else { break }
-                low[p] = min(low[p], low[v])
-                if flags[v] & 1 != 0 {
-                    flags[p] |= 1
-                    if p < cellCount && low[v] >= disc[p] { essential |= CellSet(1) << p }
-                }
-            }
-            return sinkSeen ? essential : 0
+    /// One shortest route from `sources` to `targets` within `allowed`, its cells written
+    /// to `order` from the start side.
+    /// - Returns: the number of cells, or nil when there is no route.
+    private func shortestRoute(from sources: CellSet, to targets: CellSet, allowed: CellSet, order: UnsafeMutablePointer<Int16>) -> Int? {
+        let levels = work
+        var reached = sources & allowed, frontier = reached, depth = 0
+        while frontier != 0 && frontier & targets == 0 {
+            levels[depth] = frontier
+            depth &+= 1
+            var next: CellSet = 0
+            var f = frontier
+            while f != 0 { next |= adjacency[f.trailingZeroBitCount]; f &= f &- 1 }
+            next &= allowed & ~reached
+            reached |= next
+            frontier = next
         }
-    }
-
-}
-
-/// The junction graph kept with a position and updated placement by placement, so a
-/// turn does not rebuild it: placing a tile removes one junction and adds its links.
-struct JunctionStore: Sendable {
-    var adjacency = InlineArray<128, CellSet>(repeating: 0)
-    var touching = InlineArray<6, CellSet>(repeating: 0)
-
-    init() {}
-
-    /// The graph of a position, built from scratch.
-    init(_ t: BoardTables, _ cells: UnsafePointer<UInt8>, empty: CellSet) {
-        var store = JunctionStore()
-        Junctions.build(t, cells, empty: empty) { graph in
-            var rest = empty
-            while rest != 0 {
-                let c = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                store.adjacency[c] = graph.adjacent(c)
-            }
-            for e in 0..<6 { store.touching[e] = graph.touching(e) }
+        guard frontier & targets != 0 else { return nil }
+        var cell = (frontier & targets).trailingZeroBitCount
+        order[depth] = Int16(cell)
+        var i = depth &- 1
+        while i >= 0 {
+            cell = (levels[i] & adjacency[cell]).trailingZeroBitCount
+            order[i] = Int16(cell)
+            i &-= 1
         }
-        self = store
-    }
-
-    /// The graph after a tile goes on empty `cell` with `links` (computed before the
-    /// placement, from the cell's ends).
-    /// - Complexity: O(junctions linked to `cell` + 3).
-    mutating func place(cell: Int, links: borrowing Links) {
-        let bit = CellSet(1) << cell
-        withUnsafeMutableBytes(of: &adjacency) { raw in
-            let adj = raw.bindMemory(to: CellSet.self)
-            var linked = adj[cell]
-            while linked != 0 {
-                let x = linked.trailingZeroBitCount
-                linked &= linked &- 1
-                adj[x] &= ~bit
-            }
-            adj[cell] = 0
-            links.forEach { x, y in
-                guard x != cell, y != cell else { return }
-                if x < Junctions.portBase && y < Junctions.portBase {
-                    if x != y {
-                        adj[x] |= CellSet(1) << y
-                        adj[y] |= CellSet(1) << x
-                    }
-                }
-            }
-        }
-        for e in 0..<6 { touching[e] &= ~bit }
-        links.forEach { x, y in
-            if x < Junctions.portBase && y >= Junctions.portBase { touching[y &- Junctions.portBase] |= CellSet(1) << x }
-            if y < Junctions.portBase && x >= Junctions.portBase { touching[x &- Junctions.portBase] |= CellSet(1) << y }
-        }
+        return depth &+ 1
     }
 }
 

@@ -33,6 +33,8 @@ public final class QuortexBoard: Sendable {
     public let allCells: CellSet
     /// The same tables as raw pointers for the hot loops (allocated once, freed in deinit).
     let tables: BoardTables
+    /// The junction graph of the empty board, copied into every new match.
+    let emptyGraph: JunctionStore
 
     /// The largest radius the fixed-size bitsets hold (127 cells).
     public static let maxRadius = 6
@@ -92,6 +94,8 @@ public final class QuortexBoard: Sendable {
         }
         allCells = cells.count == 128 ? .max : (CellSet(1) << cells.count) - 1
         tables = BoardTables(neighbour: neighbour, portEdge: portEdge, neighbourSets: neighbourSets, cellCount: cells.count)
+        let noTiles = [UInt8](repeating: QuortexState.emptyCell, count: cells.count)
+        emptyGraph = noTiles.withUnsafeBufferPointer { [tables, allCells] in JunctionStore(tables, $0.baseAddress!, empty: allCells) }
     }
 
     deinit { tables.free() }
@@ -130,6 +134,8 @@ struct BoardTables: @unchecked Sendable {
     let neighbour: UnsafeMutablePointer<Int16>
     let port: UnsafeMutablePointer<Int8>
     let partner: UnsafeMutablePointer<UInt8>
+    /// `partnerMask[code * 64 + sides]`: the sides tile `code` joins to a set of sides.
+    let partnerMask: UnsafeMutablePointer<UInt8>
     /// Neighbours of each cell as a set.
     let neighbourSets: UnsafeMutablePointer<CellSet>
     /// Edges owning a rim side of each cell, one bit per edge.
@@ -141,6 +147,7 @@ struct BoardTables: @unchecked Sendable {
         neighbour = .allocate(capacity: n.count)
         port = .allocate(capacity: n.count)
         partner = .allocate(capacity: QuortexTile.partner.count)
+        partnerMask = .allocate(capacity: 24 * 64)
         neighbourSets = .allocate(capacity: cellCount)
         rimEdges = .allocate(capacity: cellCount)
         for c in 0..<cellCount {
@@ -153,12 +160,20 @@ struct BoardTables: @unchecked Sendable {
             port[i] = Int8(portEdge[i])
         }
         for i in QuortexTile.partner.indices { partner[i] = UInt8(QuortexTile.partner[i]) }
+        for code in 0..<24 {
+            for sides in 0..<64 {
+                var mask = 0
+                for d in 0..<6 where sides & (1 << d) != 0 { mask |= 1 << QuortexTile.partner[code * 6 + d] }
+                partnerMask[code * 64 + sides] = UInt8(mask)
+            }
+        }
     }
 
     func free() {
         neighbour.deallocate()
         port.deallocate()
         partner.deallocate()
+        partnerMask.deallocate()
         neighbourSets.deallocate()
         rimEdges.deallocate()
     }

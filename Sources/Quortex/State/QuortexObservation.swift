@@ -6,29 +6,31 @@ public struct QuortexObservation: GameObservation {
 
     public let seat: Int
     public let setup: QuortexSetup
-    var cells: InlineArray<128, UInt8>
-    var occupied: CellSet
-    var remaining: InlineArray<4, UInt8>
-    var tile: Int8
-    var slot: Int8
-    var turns: Int32
-    var placedBySeat: InlineArray<6, UInt8>
-    var winners: UInt8
-    var reason: QuortexEndReason
+    @usableFromInline var cells: InlineArray<128, UInt8>
+    @usableFromInline var occupied: CellSet
+    @usableFromInline var remaining: InlineArray<4, UInt8>
+    @usableFromInline var tile: Int8
+    @usableFromInline var slot: Int8
+    @usableFromInline var turns: Int32
+    @usableFromInline var placedBySeat: InlineArray<6, UInt8>
+    @usableFromInline var winners: UInt8
+    @usableFromInline var reason: QuortexEndReason
 
-    @usableFromInline
-    init(state: borrowing QuortexState, seat: Int) {
+    /// Memberwise, so the state's observation reads its fields in place.
+    @inlinable
+    init(seat: Int, setup: QuortexSetup, cells: InlineArray<128, UInt8>, occupied: CellSet, remaining: InlineArray<4, UInt8>,
+         tile: Int8, slot: Int8, turns: Int32, placedBySeat: InlineArray<6, UInt8>, winners: UInt8, reason: QuortexEndReason) {
         self.seat = seat
-        setup = state.setup
-        cells = state.cells
-        occupied = state.occupied
-        remaining = state.remaining
-        tile = state.tile
-        slot = state.slot
-        turns = state.turns
-        placedBySeat = state.placedBySeat
-        winners = state.winners
-        reason = state.reason
+        self.setup = setup
+        self.cells = cells
+        self.occupied = occupied
+        self.remaining = remaining
+        self.tile = tile
+        self.slot = slot
+        self.turns = turns
+        self.placedBySeat = placedBySeat
+        self.winners = winners
+        self.reason = reason
     }
 
     public static func == (l: QuortexObservation, r: QuortexObservation) -> Bool {

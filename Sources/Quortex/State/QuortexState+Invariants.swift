@@ -44,6 +44,12 @@ extension QuortexState {
                     return "kept junction graph disagrees at \(setup.board.name(c))"
                 }
                 for e in 0..<6 where self.graph.touching[e] != graph.touching(e) { return "kept junction graph disagrees on edge \(e)" }
+                let fresh = JunctionStore(t, cellsPointer, empty: empty)
+                for c in 0..<setup.board.cells.count where empty & (CellSet(1) << c) != 0 {
+                    for d in 0..<6 where self.graph.ends[c * 6 + d] != fresh.ends[c * 6 + d] {
+                        return "kept side ends disagree at \(setup.board.name(c)) side \(d)"
+                    }
+                }
                 return nil
             }
         }

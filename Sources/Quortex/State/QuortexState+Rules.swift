@@ -27,68 +27,76 @@ extension QuortexState {
     /// empty cells on every route. A placement anywhere else leaves every route that
     /// avoids its cell intact, so every rotation there is legal; only essential cells
     /// need the exact check (a winning placement, or every live axis still joined).
-    /// - Complexity: one junction graph; one search per cell of one shortest route per
-    ///   axis; one search per rotation on essential cells.
+    /// An axis with two disjoint routes has no essential cell; the two routes are kept,
+    /// and stay a proof until a placement lands on one of them.
+    /// - Complexity: per axis whose routes a placement touched, one or two breadth-first
+    ///   searches, and a depth-first search when no two disjoint routes exist; per
+    ///   essential cell, one search per part of the board its sides lead into.
     mutating func analyseTurn() {
         let type = Int(tile)
-        let rotations = QuortexTile.distinctRotations[type]
+        let rotations = QuortexTile.distinctRotationMasks[type]
         let liveAxes = setup.liveAxes
-        let known = witness
         let placed = placedSinceAnalysis
         placedSinceAnalysis = 0
-        var untouched = true
-        for axis in 0..<3 where liveAxes & (1 << axis) != 0 && (known[axis] == 0 || known[axis] & placed != 0) { untouched = false }
-        if untouched {
+        let empty = setup.board.allCells & ~occupied
+        // Per axis, a route known to stand (0: none), and whether it needs a search.
+        var intact = InlineArray<3, CellSet>(repeating: 0)
+        var stale = 0
+        for axis in 0..<3 where liveAxes & (1 << axis) != 0 {
+            let a = witnessA[axis], b = witnessB[axis]
+            if a == 0 { stale |= 1 << axis; continue }
+            if a & placed == 0 && b & placed == 0 { continue }
+            stale |= 1 << axis
+            intact[axis] = a & placed == 0 ? a : b & placed == 0 ? b : 0
+        }
+        guard stale != 0 else {
             // Every axis keeps two disjoint routes: no cell is essential, every placement
             // is legal, and the graph need not be searched.
-            let empty = setup.board.allCells & ~occupied
             essential = InlineArray(repeating: 0)
             legalCells = InlineArray(repeating: 0)
-            for r in rotations { legalCells[r] = empty }
+            var r = rotations
+            while r != 0 { legalCells[r.trailingZeroBitCount] = empty; r &= r &- 1 }
             return
         }
-        let result = withPosition { t, cellsPointer, empty in
-            Junctions.build(self.graph, cells: t.cellCount, empty: empty) { graph in
-                var essential = InlineArray<3, CellSet>(repeating: 0)
-                var witness = InlineArray<3, CellSet>(repeating: 0)
-                for axis in 0..<3 where liveAxes & (1 << axis) != 0 {
-                    // Two disjoint routes that no placement has touched still stand.
-                    if known[axis] != 0 && known[axis] & placed == 0 {
-                        witness[axis] = known[axis]
-                        continue
-                    }
-                    // With no route at all (a set-up position; play never leaves one),
-                    // every cell needs the exact check, which then admits only
-                    // placements that complete a flow.
-                    if let found = graph.essentialCellsAndWitness(axis: axis) {
-                        essential[axis] = found.essential
-                        witness[axis] = found.witness
-                    } else {
-                        essential[axis] = empty
-                    }
+        let t = setup.board.tables
+        var routesA = witnessA, routesB = witnessB
+        var essential = InlineArray<3, CellSet>(repeating: 0)
+        var legal = InlineArray<6, CellSet>(repeating: 0)
+        graph.withGraph(cells: t.cellCount, empty: empty) { graph, ends in
+            for axis in 0..<3 where stale & (1 << axis) != 0 {
+                // With no route at all (a set-up position; play never leaves one),
+                // every cell needs the exact check, which then admits only placements
+                // that complete a flow.
+                if let found = graph.essentialCellsAndWitness(axis: axis, intact: intact[axis]) {
+                    essential[axis] = found.essential
+                    routesA[axis] = found.routes.0
+                    routesB[axis] = found.routes.1
+                } else {
+                    essential[axis] = empty
+                    routesA[axis] = 0
+                    routesB[axis] = 0
                 }
-                let anyEssential = essential[0] | essential[1] | essential[2]
-                var legal = InlineArray<6, CellSet>(repeating: 0)
-                for r in rotations { legal[r] = empty & ~anyEssential }
-                var rest = empty & anyEssential
-                while rest != 0 {
-                    let cell = rest.trailingZeroBitCount
-                    rest &= rest &- 1
-                    let ends = CellEnds(t, cellsPointer, cell: cell)
-                    let parts = EndComponents(graph, cell: cell, ends: ends, essential: essential)
-                    for r in rotations {
-                        let links = Links(cell: cell, code: type * 6 + r, ends: ends, partner: t.partner)
-                        if links.completedAxes & liveAxes != 0 || parts.bridgesEveryAxis(links, cell: cell, essential: essential) {
-                            legal[r] |= CellSet(1) << cell
-                        }
-                    }
+            }
+            let anyEssential = essential[0] | essential[1] | essential[2]
+            var r = rotations
+            while r != 0 { legal[r.trailingZeroBitCount] = empty & ~anyEssential; r &= r &- 1 }
+            var rest = empty & anyEssential
+            while rest != 0 {
+                let cell = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                let sides = SideClasses(graph, ends: ends, cell: cell)
+                var allowed = sides.legalRotations(type: type, rotations: rotations, graph: graph, essential: essential,
+                                                   liveAxes: liveAxes, partnerMask: t.partnerMask)
+                while allowed != 0 {
+                    legal[allowed.trailingZeroBitCount] |= CellSet(1) << cell
+                    allowed &= allowed &- 1
                 }
-                return (essential, legal, witness)
             }
         }
-        essential = result.0
-        legalCells = result.1
-        witness = result.2
+        self.essential = essential
+        legalCells = legal
+        witnessA = routesA
+        witnessB = routesB
     }
 
     mutating func finish(winners: UInt8, reason: QuortexEndReason) {
@@ -102,14 +110,7 @@ extension QuortexState {
         assert(!isTerminal, "apply on a finished match")
         let cell = action / 6, rotation = action % 6
         let code = Int(tile) * 6 + rotation
-        // The board is read through a copy of the cells, so updating the kept graph in
-        // the closure does not overlap a read of the whole state (which would copy it).
-        let completed = QuortexBoard.withPosition(setup.board, cells: cells, occupied: occupied) { t, cellsPointer, _ in
-            let ends = CellEnds(t, cellsPointer, cell: cell)
-            let links = Links(cell: cell, code: code, ends: ends, partner: t.partner)
-            graph.place(cell: cell, links: links)
-            return links.completedAxes
-        }
+        let completed = graph.place(cell: cell, code: code, partner: setup.board.tables.partner)
         cells[cell] = UInt8(code)
         occupied |= CellSet(1) << cell
         placedSinceAnalysis |= CellSet(1) << cell
@@ -140,119 +141,190 @@ extension QuortexState {
     /// lowest distinct rotation first (worked out at the draw by ``analyseTurn()``).
     @inlinable
     public func legalActions(into buffer: inout ActionBuffer) {
-        // Inlined into the specialised play loop, so the state is not copied through a
-        // protocol witness on every turn.
-        listLegalActions(into: &buffer)
+        // Inlined into the play loop, and it hands on only the fields the listing reads:
+        // a call taking the whole state would copy all of it first.
+        Self.listLegalActions(legalCells, tile: isTerminal ? -1 : Int(tile), into: &buffer)
     }
 
     @usableFromInline
-    func listLegalActions(into buffer: inout ActionBuffer) {
-        guard !isTerminal, tile >= 0 else { buffer.removeAll(); return }
-        let masks = legalCells
-        let rotations = QuortexTile.distinctRotationMasks[Int(tile)]
-        buffer.fill(upTo: setup.board.cells.count * 6) { out in
-            withUnsafeBytes(of: masks) { raw in
-                let legal = raw.bindMemory(to: CellSet.self)
-                var rest = legal[0] | legal[1] | legal[2] | legal[3] | legal[4] | legal[5]
-                var n = 0
-                while rest != 0 {
-                    let cell = rest.trailingZeroBitCount
-                    rest &= rest &- 1
-                    let bit = CellSet(1) << cell
-                    var r = rotations
-                    while r != 0 {
-                        let rotation = r.trailingZeroBitCount
-                        r &= r &- 1
-                        if legal[rotation] & bit != 0 { out[n] = Int32(cell &* 6 &+ rotation); n &+= 1 }
+    static func listLegalActions(_ masks: InlineArray<6, CellSet>, tile: Int, into buffer: inout ActionBuffer) {
+        guard tile >= 0 else { buffer.removeAll(); return }
+        let rotations = QuortexTile.distinctRotationMasks[tile]
+        // Cells where every distinct rotation is legal (most of them) take the whole
+        // list; only the others are checked rotation by rotation.
+        var every = CellSet.max, some: CellSet = 0
+        var list = SIMD8<Int32>(repeating: 0)
+        var k = 0
+        var r = rotations
+        while r != 0 {
+            let rotation = r.trailingZeroBitCount
+            r &= r &- 1
+            every &= masks[rotation]
+            some |= masks[rotation]
+            list[k] = Int32(rotation)
+            k &+= 1
+        }
+        // Room for one whole vector past the last action.
+        buffer.fill(upTo: some.nonzeroBitCount &* k &+ 8) { out in
+            let raw = UnsafeMutableRawPointer(out)
+            var rest = some
+            var n = 0
+            while rest != 0 {
+                let cell = rest.trailingZeroBitCount
+                rest &= rest &- 1
+                let base = Int32(truncatingIfNeeded: cell &* 6)
+                if every & (CellSet(1) << cell) != 0 {
+                    // All k rotations at once (lanes past k are overwritten next).
+                    raw.storeBytes(of: list &+ SIMD8(repeating: base), toByteOffset: n &* 4, as: SIMD8<Int32>.self)
+                    n &+= k
+                } else {
+                    for i in 0..<k where masks[Int(list[i])] & (CellSet(1) << cell) != 0 {
+                        out[n] = base &+ list[i]
+                        n &+= 1
                     }
                 }
-                return n
             }
+            return n
         }
     }
 
-    /// Works the drawn tile's legal placements out from the board alone, as at the draw
-    /// (what ``legalActions(into:)`` lists from the kept result): for benchmarks and tests.
+    /// Works the drawn tile's legal placements out from the kept graph alone, with no
+    /// routes remembered from earlier turns (what ``legalActions(into:)`` lists from the
+    /// result worked out at the draw): for benchmarks and tests.
     public func enumerateLegalPlacements(into buffer: inout ActionBuffer) {
         var copy = self
+        copy.witnessA = InlineArray(repeating: 0)
+        copy.witnessB = InlineArray(repeating: 0)
         if !copy.isTerminal { copy.analyseTurn() }
         copy.legalActions(into: &buffer)
     }
 
-    /// The parts of the graph without an essential cell that its six sides lead into:
-    /// for each side ending in a junction, that junction's component. A placement there
-    /// keeps an axis joined exactly when its links chain the start edge's part to the
-    /// target edge's part (the cell is essential, so without it they are apart).
-    struct EndComponents: ~Copyable {
-        /// For axis k and side d, `label[k * 6 + d]`: -1 the start edge's part, -2 the
-        /// target edge's, a cell number naming a part that touches neither edge, or
-        /// 1000 + d for a port of another edge (a dead end, joined to nothing).
-        var label = InlineArray<18, Int>(repeating: 0)
+    /// How the six sides of an essential cell connect outside it, as sets of sides (bit
+    /// d for side d): a side's chain may come back into the cell by another side, lead to
+    /// a port of a board edge, or lead into a part of the board without the cell. A tile
+    /// there joins its sides in pairs; an axis stays joined exactly when, through pairs
+    /// and these outside connections, the sides reaching the start edge reach the sides
+    /// reaching the target edge (the cell is essential, so without it they are apart).
+    struct SideClasses: ~Copyable {
+        /// Per side, the sides joined to it outside the cell without an edge: itself,
+        /// the side a chain comes back by, or every side leading into the same part.
+        var joined = InlineArray<6, UInt8>(repeating: 0)
+        /// Per side, only what a flow may use: itself, or the side its chain comes back by.
+        var loop = InlineArray<6, UInt8>(repeating: 0)
+        /// Per edge, the sides whose chains end at one of its ports.
+        var ports = InlineArray<6, UInt8>(repeating: 0)
+        /// Per side leading into a part, that part (cells reachable without the cell).
+        var parts = InlineArray<6, CellSet>(repeating: 0)
+        let cell: Int
 
         /// One search per distinct part the sides lead into.
-        init(_ graph: Junctions, cell: Int, ends cellEnds: borrowing CellEnds, essential: InlineArray<3, CellSet>) {
+        @inline(__always)
+        init(_ graph: Junctions, ends: UnsafePointer<UInt16>, cell: Int) {
+            self.cell = cell
             let without = graph.empty & ~(CellSet(1) << cell)
-            var parts = InlineArray<6, CellSet>(repeating: 0)
-            for d in 0..<6 where cellEnds.end[d] < Junctions.portBase && cellEnds.end[d] != cell {
-                let bit = CellSet(1) << cellEnds.end[d]
-                var known: CellSet = 0
-                for e in 0..<d where parts[e] & bit != 0 { known = parts[e] }
-                parts[d] = known != 0 ? known : graph.reach(from: bit, allowed: without)
-            }
-            for axis in 0..<3 where essential[axis] & (CellSet(1) << cell) != 0 {
-                let start = graph.touching(axis), target = graph.touching(axis &+ 3)
-                for d in 0..<6 {
-                    let end = cellEnds.end[d]
-                    var id: Int
-                    if end >= Junctions.portBase {
-                        let edge = end &- Junctions.portBase
-                        id = edge == axis ? -1 : edge == axis &+ 3 ? -2 : 1000 &+ d
-                    } else if parts[d] & start != 0 {
-                        id = -1
-                    } else if parts[d] & target != 0 {
-                        id = -2
-                    } else {
-                        id = parts[d] == 0 ? 1000 &+ d : parts[d].trailingZeroBitCount
-                    }
-                    label[axis &* 6 &+ d] = id
+            let base = cell &* 6
+            var junctionSides = 0
+            for d in 0..<6 {
+                let end = ends[base &+ d]
+                let x = SideEnd.target(end)
+                if x >= Junctions.portBase {
+                    ports[x &- Junctions.portBase] |= UInt8(1) << d
+                    loop[d] = UInt8(1) << d
+                } else if x == cell {
+                    loop[d] = UInt8(1) << d | UInt8(1) << SideEnd.entering(end)
+                } else {
+                    loop[d] = UInt8(1) << d
+                    junctionSides |= 1 << d
+                    let bit = CellSet(1) << x
+                    var part: CellSet = 0
+                    for e in 0..<d where parts[e] & bit != 0 { part = parts[e]; break }
+                    parts[d] = part != 0 ? part : graph.reach(from: bit, allowed: without)
                 }
+            }
+            for d in 0..<6 {
+                guard junctionSides & (1 << d) != 0 else { joined[d] = loop[d]; continue }
+                var same: UInt8 = 0
+                for e in 0..<6 where junctionSides & (1 << e) != 0 && parts[e] == parts[d] { same |= UInt8(1) << e }
+                joined[d] = same
             }
         }
 
-        /// Whether the links keep every axis on which `cell` is essential joined: grow
-        /// the set of parts joined to the start edge's part through links.
-        func bridgesEveryAxis(_ links: borrowing Links, cell: Int, essential: InlineArray<3, CellSet>) -> Bool {
-            for axis in 0..<3 where essential[axis] & (CellSet(1) << cell) != 0 {
-                var endsA = InlineArray<3, Int>(repeating: 0), endsB = InlineArray<3, Int>(repeating: 0)
-                var n = 0
-                links.forEachSides { a, b in
-                    endsA[n] = label[axis &* 6 &+ a]
-                    endsB[n] = label[axis &* 6 &+ b]
-                    n &+= 1
+        /// The rotations (bit r) of `type`, among `rotations`, that may go on the cell: the
+        /// ones completing a flow, and the ones keeping every axis the cell is essential
+        /// on joined.
+        @inline(__always)
+        func legalRotations(type: Int, rotations: Int, graph: Junctions, essential: InlineArray<3, CellSet>,
+                            liveAxes: Int, partnerMask: UnsafeMutablePointer<UInt8>) -> Int {
+            // Per axis the cell is essential on: the sides reaching each edge, and each
+            // side's class with those two merged (byte d of a UInt64 for side d).
+            var start = InlineArray<3, UInt8>(repeating: 0), target = InlineArray<3, UInt8>(repeating: 0)
+            var classes = InlineArray<3, UInt64>(repeating: 0)
+            var axes = 0, flowAxes = 0
+            let cellBit = CellSet(1) << cell
+            var loops: UInt64 = 0
+            for d in 0..<6 { loops |= UInt64(loop[d]) &<< (d &* 8) }
+            for axis in 0..<3 where liveAxes & (1 << axis) != 0 {
+                if ports[axis] != 0 && ports[axis &+ 3] != 0 { flowAxes |= 1 << axis }
+                guard essential[axis] & cellBit != 0 else { continue }
+                axes |= 1 << axis
+                var s = ports[axis], t = ports[axis &+ 3]
+                let startCells = graph.touching(axis), targetCells = graph.touching(axis &+ 3)
+                for d in 0..<6 where parts[d] != 0 {
+                    if parts[d] & startCells != 0 { s |= UInt8(1) << d }
+                    if parts[d] & targetCells != 0 { t |= UInt8(1) << d }
                 }
-                var joined = InlineArray<4, Int>(repeating: -1)
-                var count = 1
-                var bridged = false
-                var grew = true
-                while grew && !bridged {
-                    grew = false
-                    for i in 0..<n {
-                        var hasA = false, hasB = false
-                        for j in 0..<count {
-                            if joined[j] == endsA[i] { hasA = true }
-                            if joined[j] == endsB[i] { hasB = true }
-                        }
-                        guard hasA != hasB, count < 4 else { continue }
-                        let added = hasA ? endsB[i] : endsA[i]
-                        joined[count] = added
-                        count &+= 1
-                        grew = true
-                        if added == -2 { bridged = true }
+                start[axis] = s
+                target[axis] = t
+                var packed: UInt64 = 0
+                for d in 0..<6 {
+                    let bit = UInt8(1) << d
+                    packed |= UInt64(s & bit != 0 ? s : t & bit != 0 ? t : joined[d]) &<< (d &* 8)
+                }
+                classes[axis] = packed
+            }
+            var legal = 0
+            var r = rotations
+            rotationLoop: while r != 0 {
+                let rotation = r.trailingZeroBitCount
+                r &= r &- 1
+                let pairs = partnerMask + (type &* 6 &+ rotation) &* 64
+                var f = flowAxes
+                while f != 0 {
+                    let axis = f.trailingZeroBitCount
+                    f &= f &- 1
+                    if Self.connects(ports[axis], ports[axis &+ 3], pairs: pairs, classes: loops) {
+                        legal |= 1 << rotation
+                        continue rotationLoop
                     }
                 }
-                if !bridged { return false }
+                var a = axes
+                while a != 0 {
+                    let axis = a.trailingZeroBitCount
+                    a &= a &- 1
+                    if !Self.connects(start[axis], target[axis], pairs: pairs, classes: classes[axis]) { continue rotationLoop }
+                }
+                legal |= 1 << rotation
             }
-            return true
+            return legal
+        }
+
+        /// Whether the sides `from` reach the sides `to` through the tile's pairs and the
+        /// outside connections `classes` (byte d: the sides joined to side d).
+        @inline(__always)
+        static func connects(_ from: UInt8, _ to: UInt8, pairs: UnsafeMutablePointer<UInt8>, classes: UInt64) -> Bool {
+            if from == 0 || to == 0 { return false }
+            var reached = from
+            while true {
+                var next = reached | pairs[Int(reached)]
+                var m = next & ~reached
+                while m != 0 {
+                    next |= UInt8(truncatingIfNeeded: classes &>> (UInt64(m.trailingZeroBitCount) &* 8))
+                    m &= m &- 1
+                }
+                if next & to != 0 { return true }
+                if next == reached { return false }
+                reached = next
+            }
         }
     }
 

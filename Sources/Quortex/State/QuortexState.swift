@@ -7,33 +7,35 @@ public struct QuortexState: GameState {
 
     public let setup: QuortexSetup
     /// Tile code (`type * 6 + rotation`) of each cell in canonical order, or `emptyCell`.
-    var cells = InlineArray<128, UInt8>(repeating: QuortexState.emptyCell)
-    var occupied: CellSet = 0
+    @usableFromInline var cells = InlineArray<128, UInt8>(repeating: QuortexState.emptyCell)
+    @usableFromInline var occupied: CellSet = 0
     /// The shuffled bag; the next tile is `bag[bagCount - 1]`.
     var bag = InlineArray<256, UInt8>(repeating: 0)
     var bagCount: Int16 = 0
     /// Tiles of each type still in the bag (public: the mix and the draws are).
-    var remaining = InlineArray<4, UInt8>(repeating: 0)
+    @usableFromInline var remaining = InlineArray<4, UInt8>(repeating: 0)
     /// The tile the mover drew, or -1 once the match is over before a draw.
-    var tile: Int8 = -1
+    @usableFromInline var tile: Int8 = -1
     /// Position in ``QuortexSetup/turnOrder``.
     @usableFromInline var slot: Int8 = 0
-    var turns: Int32 = 0
-    var placedBySeat = InlineArray<6, UInt8>(repeating: 0)
+    @usableFromInline var turns: Int32 = 0
+    @usableFromInline var placedBySeat = InlineArray<6, UInt8>(repeating: 0)
     /// Winning sides, one bit each.
-    var winners: UInt8 = 0
+    @usableFromInline var winners: UInt8 = 0
     @usableFromInline var reason = QuortexEndReason.none
     /// Per axis, the empty cells every route needs (derived from the board at the draw).
     var essential = InlineArray<3, CellSet>(repeating: 0)
     /// The junction graph of the board, kept up to date placement by placement.
     var graph = JunctionStore()
-    /// Per axis, two disjoint routes found when it had no essential cell (0: none known).
-    var witness = InlineArray<3, CellSet>(repeating: 0)
+    /// Per axis, two routes sharing no cell, found when it had no essential cell (0: none
+    /// known): proof that no cell is essential until a placement lands on one.
+    var witnessA = InlineArray<3, CellSet>(repeating: 0)
+    var witnessB = InlineArray<3, CellSet>(repeating: 0)
     /// Cells placed since the last analysis.
     var placedSinceAnalysis: CellSet = 0
     /// Per rotation, the cells where the drawn tile may go (derived at the draw; only
     /// distinct rotations are set).
-    var legalCells = InlineArray<6, CellSet>(repeating: 0)
+    @usableFromInline var legalCells = InlineArray<6, CellSet>(repeating: 0)
 
     static let emptyCell: UInt8 = 0xFF
 
@@ -43,7 +45,7 @@ public struct QuortexState: GameState {
         for type in 0..<4 { remaining[type] = UInt8(setup.rules.bag[type]) }
         var rng = LabRandom(seed: seed)
         shuffleRemainingIntoBag(using: &rng)
-        rebuildGraph()
+        graph = setup.board.emptyGraph
         startTurn()
     }
 
@@ -70,7 +72,11 @@ public struct QuortexState: GameState {
     public var actionSpaceSize: Int { setup.board.cells.count * 6 }
 
     @inlinable
-    public func observation(for seat: Int) -> QuortexObservation { QuortexObservation(state: self, seat: seat) }
+    public func observation(for seat: Int) -> QuortexObservation {
+        // Field by field: passing the whole state to an initialiser copies it first.
+        QuortexObservation(seat: seat, setup: setup, cells: cells, occupied: occupied, remaining: remaining, tile: tile, slot: slot,
+                           turns: turns, placedBySeat: placedBySeat, winners: winners, reason: reason)
+    }
 
     public var outcome: Outcome? {
         guard isTerminal else { return nil }
@@ -97,8 +103,13 @@ public struct QuortexState: GameState {
 extension QuortexState {
     /// Builds the junction graph from the board (after a deal, a sample or a test set-up).
     mutating func rebuildGraph() {
-        graph = withPosition { t, cellsPointer, empty in JunctionStore(t, cellsPointer, empty: empty) }
-        witness = InlineArray(repeating: 0)
+        let empty = setup.board.allCells & ~occupied
+        let t = setup.board.tables
+        withUnsafeBytes(of: cells) { raw in
+            graph.rebuild(t, raw.baseAddress!.assumingMemoryBound(to: UInt8.self), empty: empty)
+        }
+        witnessA = InlineArray(repeating: 0)
+        witnessB = InlineArray(repeating: 0)
     }
 
     /// Action code of placing the drawn tile on `cell` at `rotation`.
