@@ -13,20 +13,23 @@ let package = Package(
         .library(name: "LabCore", targets: ["LabCore"]),
         .library(name: "RailGame", targets: ["RailGame"]),
         .library(name: "Quortex", targets: ["Quortex"]),
+        .library(name: "Tournament", targets: ["Tournament"]),
         .library(name: "LabCatalog", targets: ["LabCatalog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .target(name: "LabCore", swiftSettings: strict),
         .target(name: "RailGame", dependencies: ["LabCore"], swiftSettings: strict),
         .target(name: "Quortex", dependencies: ["LabCore"], swiftSettings: strict),
-        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex"], swiftSettings: strict),
+        .target(name: "Tournament", dependencies: ["LabCore", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
+        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Tournament"], swiftSettings: strict),
         .executableTarget(
             name: "oplab",
             dependencies: [
-                "LabCatalog", "LabCore", "RailGame", "Quortex",
+                "LabCatalog", "LabCore", "RailGame", "Quortex", "Tournament",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -39,6 +42,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "QuortexTests", dependencies: ["Quortex", "LabCore", "GameConformance"],
                     swiftSettings: strict),
+        .testTarget(name: "TournamentTests", dependencies: ["Tournament", "LabCore"], swiftSettings: strict),
         .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "LabCore"],
                     swiftSettings: strict),
         .testTarget(name: "OplabCLITests", dependencies: ["oplab"], swiftSettings: strict),

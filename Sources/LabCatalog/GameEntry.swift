@@ -52,8 +52,22 @@ public protocol GameEntry: Sendable {
     var documentedCPU: String { get }
     /// Per-seat figures a finished match reports.
     var seatStatNames: [String] { get }
+    /// Whether a table takes a map file (``TableSetup/mapPath``).
+    var usesMap: Bool { get }
+    /// Checks rule settings alone (knob names and values).
+    func checkRules(_ rules: [(key: String, value: String)]) throws(InputError)
     /// Checks the setup (rules, map, seat count, every strategy) and makes a table.
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable
+    /// Names of the game's own per-seat columns in a tournament's `matches.csv`.
+    var tournamentColumns: [String] { get }
+    /// Those columns' values for `seat` of a finished match.
+    func tournamentColumns(_ report: MatchReport, seat: Int) -> [String]
+}
+
+extension GameEntry {
+    public var usesMap: Bool { false }
+    public var tournamentColumns: [String] { seatStatNames }
+    public func tournamentColumns(_ report: MatchReport, seat: Int) -> [String] { report.seatStats[seat].map(String.init) }
 }
 
 /// One line of a trace: an action and the mover's standing after it.
@@ -83,8 +97,18 @@ public protocol MatchTable: Sendable {
     var setupLines: [String] { get }
     /// Allowed but questionable set-ups, for the user to see (e.g. opposed solo seats).
     var warnings: [String] { get }
-    /// Plays the match with match seed `seed`.
-    func play(seed: UInt64, buffer: inout ActionBuffer, trace: ((TraceEvent) -> Void)?) -> MatchReport
+    /// Plays the match dealt from `seed`, its strategies seeded from `strategySeed`
+    /// (nil: from `seed` too); `render` draws the final board into the report.
+    func play(seed: UInt64, strategySeed: UInt64?, render: Bool, buffer: inout ActionBuffer,
+              trace: ((TraceEvent) -> Void)?) -> MatchReport
+}
+
+extension MatchTable {
+    /// Plays the match with match seed `seed` (the deal and the strategies), drawing the
+    /// final board.
+    public func play(seed: UInt64, buffer: inout ActionBuffer, trace: ((TraceEvent) -> Void)?) -> MatchReport {
+        play(seed: seed, strategySeed: nil, render: true, buffer: &buffer, trace: trace)
+    }
 }
 
 /// A table for a concrete game: the one generic bridge between games and the harness.
@@ -97,15 +121,18 @@ struct Table<G: Game>: MatchTable {
 
     var seatCount: Int { game.seatCount }
 
-    func play(seed: UInt64, buffer: inout ActionBuffer, trace: ((TraceEvent) -> Void)?) -> MatchReport {
+    func play(seed: UInt64, strategySeed: UInt64?, render: Bool, buffer: inout ActionBuffer,
+              trace: ((TraceEvent) -> Void)?) -> MatchReport {
         let observe: ((G.State, Int, G.State) -> Void)? = trace.map { sink in
             { before, action, after in
                 sink(TraceEvent(turn: after.turn, seat: before.currentSeat, action: before.describe(action),
                                 detail: after.traceDetail(seat: before.currentSeat), board: after.renderBoard()))
             }
         }
-        let (outcome, final) = Match.play(game, seed: seed, factories: factories, buffer: &buffer, observe: observe)
-        return MatchReport(outcome: outcome, seatStats: (0..<game.seatCount).map(final.seatStats), board: final.renderBoard())
+        let (outcome, final) = Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories,
+                                         buffer: &buffer, observe: observe)
+        return MatchReport(outcome: outcome, seatStats: (0..<game.seatCount).map(final.seatStats),
+                           board: render ? final.renderBoard() : nil)
     }
 }
 

@@ -9,6 +9,15 @@ struct QuortexEntry: GameEntry {
     let knobs = QuortexRules.knobs
     let documentedCPU = "reference"
     var seatStatNames: [String] { QuortexState.seatStatNames }
+    /// The win type (flow, tie or constraint: the end reason under its rule-book name),
+    /// then the seat's figures.
+    var tournamentColumns: [String] { ["win_type"] + seatStatNames }
+
+    func tournamentColumns(_ report: MatchReport, seat: Int) -> [String] {
+        [report.outcome.endReason] + report.seatStats[seat].map(String.init)
+    }
+
+    func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try QuortexRules(settings: rules) }
 
     static let entries: [StrategyEntry<QuortexGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the legal placements") { _ in

@@ -9,6 +9,9 @@ struct RailEntry: GameEntry {
     let knobs = RailRules.knobs
     let documentedCPU = "heuristic"
     var seatStatNames: [String] { RailState.seatStatNames }
+    var usesMap: Bool { true }
+
+    func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try RailRules(settings: rules) }
 
     static let entries: [StrategyEntry<RailGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the legal actions") { _ in

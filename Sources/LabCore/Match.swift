@@ -42,18 +42,23 @@ public enum Match {
     }
 
     /// Plays a match with strategies made by `factories` (one per seat), each seeded
-    /// from the match seed and its seat.
+    /// from `strategySeed` (by default the match seed) and its seat.
+    ///
+    /// A tournament plays one deal several times with the seating rotated; it passes a
+    /// strategy seed per rotation, so a seat's random choices differ between them.
     public static func play<G: Game>(
         _ game: G,
         seed: UInt64,
+        strategySeed: UInt64? = nil,
         factories: [StrategyFactory<G>],
         buffer: inout ActionBuffer,
         observe: ((G.State, Int, G.State) -> Void)? = nil
     ) -> (outcome: Outcome, final: G.State) {
         var strategies: [any Strategy<G>] = []
         strategies.reserveCapacity(factories.count)
+        let base = strategySeed ?? seed
         for (seat, make) in factories.enumerated() {
-            strategies.append(make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(seed, seat: seat))))
+            strategies.append(make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(base, seat: seat))))
         }
         return play(game, seed: seed, strategies: strategies, buffer: &buffer, observe: observe)
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LabCore
+import Tournament
 
 @main
 struct OpLab: ParsableCommand {
@@ -8,10 +9,11 @@ struct OpLab: ParsableCommand {
         commandName: "oplab",
         abstract: "Opponent Lab: play, pit and judge computer opponents for Train Depot Europe and Quortex.",
         version: OpLab.version,
-        subcommands: [PlayCommand.self, MapCommand.self, GamesCommand.self, StrategiesCommand.self]
+        subcommands: [TournamentCommand.self, MergeCommand.self, PlayCommand.self, MapCommand.self, GamesCommand.self,
+                      StrategiesCommand.self]
     )
 
-    static let version = "0.1.0"
+    static let version = OpponentLabVersion.string
 }
 
 /// Runs `body`; bad input is printed as `error: ...` on stderr and exits with status 2.

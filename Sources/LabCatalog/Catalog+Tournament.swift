@@ -1,0 +1,81 @@
+import LabCore
+import Tournament
+
+extension Catalog {
+    /// Checks a loaded config against the games, knobs and strategies, and makes the
+    /// tournament's plan (a table per seating). Errors name the config's file, line and
+    /// field.
+    public static func plan(_ document: ConfigDocument) throws(InputError) -> TournamentPlan {
+        try plan(document.config) { field, message in document.error(at: field, message) }
+    }
+
+    /// ``plan(_:)`` for a config that did not come from a file (merge, tests): errors
+    /// name the field.
+    public static func plan(_ config: TournamentConfig,
+                            locate: (String, String) -> InputError = { field, message in InputError("\(field): \(message)") })
+        throws(InputError) -> TournamentPlan {
+        let game: any GameEntry
+        do { game = try Catalog.game(named: config.game) } catch { throw locate("game", error.message) }
+        guard game.seatRange.contains(config.seats) else {
+            throw locate("seats", "\(game.name) seats \(game.seatRange.lowerBound)-\(game.seatRange.upperBound) players, not \(config.seats)")
+        }
+        var specs: [StrategySpec] = []
+        for (i, entrant) in config.entrants.enumerated() {
+            do { specs.append(try validate(entrant.strategy, for: game)) } catch { throw locate("entrants[\(i)].strategy", error.message) }
+        }
+        let knobNames = game.knobs.map(\.name)
+        for rule in config.rules where !knobNames.contains(rule.key) {
+            throw locate("rules.\(rule.key)", "unknown rule knob '\(rule.key)' for \(game.name); accepted: \(knobNames.joined(separator: ", "))")
+        }
+        let rules = config.rules.map { (key: $0.key, value: $0.value) }
+        do { try game.checkRules(rules) } catch { throw locate("rules", error.message) }
+        if config.map != nil && !game.usesMap { throw locate("map", "\(game.name) has no map; remove the field") }
+        let candidate = config.candidate.flatMap { name in config.entrants.firstIndex { $0.name == name } }
+        let schedule: Schedule
+        do {
+            schedule = try Schedule(entrants: config.entrants.count, seats: config.seats, format: config.format, candidate: candidate,
+                                    blocksPerTable: config.blocks)
+        } catch { throw locate("seats", error.message) }
+
+        // One table per distinct seating; the map is read and checked once.
+        var made: [[String]: any MatchTable] = [:]
+        var seatings: [[any SeatedTable]] = []
+        var setupLines: [String] = []
+        var warnings: [String] = []
+        for t in schedule.tables.indices {
+            var row: [any SeatedTable] = []
+            for rotation in 0..<schedule.seats {
+                let seating = schedule.seating(table: t, rotation: rotation)
+                let key = seating.map { config.entrants[$0].strategy }
+                let table: any MatchTable
+                if let known = made[key] {
+                    table = known
+                } else {
+                    do {
+                        table = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: seating.map { specs[$0] }))
+                    } catch { throw locate(config.map != nil && made.isEmpty ? "map" : "rules", error.message) }
+                    made[key] = table
+                    if setupLines.isEmpty { setupLines = table.setupLines }
+                    for warning in table.warnings where !warnings.contains(warning) { warnings.append(warning) }
+                }
+                row.append(CatalogSeatedTable(table: table, game: game))
+            }
+            seatings.append(row)
+        }
+        // The documented CPU, as documented (no parameters), anchors the ratings.
+        let anchor = specs.firstIndex { $0.name == game.documentedCPU && $0.parameters.isEmpty }
+        return TournamentPlan(config: config, schedule: schedule, seatings: seatings, columns: game.tournamentColumns, anchor: anchor,
+                              setupLines: setupLines, warnings: warnings)
+    }
+}
+
+/// A catalog table as the harness plays it.
+struct CatalogSeatedTable: SeatedTable {
+    let table: any MatchTable
+    let game: any GameEntry
+
+    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer) -> MatchRecord {
+        let report = table.play(seed: dealSeed, strategySeed: strategySeed, render: false, buffer: &buffer, trace: nil)
+        return MatchRecord(outcome: report.outcome, seatColumns: (0..<table.seatCount).map { game.tournamentColumns(report, seat: $0) })
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import LabCore
+
+/// The layout of `matches.csv`: one row per seat per match, rows of a block together,
+/// blocks in increasing order. Nothing in it depends on the clock, the thread count,
+/// the shard split or the resume point.
+struct MatchesLayout {
+    static let fixedColumns = ["run", "block", "match", "table", "seat", "entrant", "strategy", "seed", "place", "outcome",
+                               "end_reason", "turns"]
+    let plan: TournamentPlan
+
+    var header: [String] { Self.fixedColumns + plan.columns }
+    var headerLine: String { CSV.line(header) }
+    /// Rows a complete block has: one per seat of each rotation.
+    var rowsPerBlock: Int { plan.schedule.seats * plan.schedule.matchesPerBlock }
+
+    /// Plays block `block` and returns its rows as CSV text.
+    func playBlock(_ block: Int, master: UInt64, buffer: inout ActionBuffer) -> (text: String, records: [MatchRecord]) {
+        let schedule = plan.schedule
+        let table = schedule.table(ofBlock: block)
+        let deal = Schedule.dealSeed(master: master, block: block)
+        var text = ""
+        var records: [MatchRecord] = []
+        records.reserveCapacity(schedule.seats)
+        for rotation in 0..<schedule.matchesPerBlock {
+            let record = plan.seatings[table][rotation].play(dealSeed: deal, strategySeed: Seeds.rotation(deal, rotation: rotation),
+                                                             buffer: &buffer)
+            let seating = schedule.seating(table: table, rotation: rotation)
+            let match = schedule.matchIndex(block: block, rotation: rotation)
+            for seat in 0..<schedule.seats {
+                let entrant = plan.config.entrants[seating[seat]]
+                text += CSV.line([plan.config.name, String(block), String(match), String(table), String(seat), entrant.name,
+                                  entrant.strategy, String(deal), String(record.outcome.places[seat]),
+                                  record.outcome.result(of: seat).rawValue, record.outcome.endReason, String(record.outcome.turns)]
+                                 + record.seatColumns[seat])
+            }
+            records.append(record)
+        }
+        return (text, records)
+    }
+}
+
+/// One row of `matches.csv`, as the statistics read it.
+struct MatchRow {
+    var block: Int
+    var match: Int
+    var table: Int
+    var seat: Int
+    var entrant: Int
+    var place: Int
+    var result: SeatResult
+    var turns: Int
+}
+
+/// Reads `matches.csv` block by block in fixed-size chunks (memory does not grow with
+/// the file), checking every row against the plan's schedule.
+final class MatchesReader {
+    let path: String
+    let layout: MatchesLayout
+    private let entrantIndex: [String: Int]
+    private let handle: FileHandle
+    private let expected: [Int]?
+    private var pending = Data()
+    /// Index in `pending` of the first unread byte.
+    private var cursor = 0
+    /// File offset of the first unread byte.
+    private var offset = 0
+    private var lineNumber = 0
+    private var atEnd = false
+    private var nextExpected = 0
+    /// Byte length of the header and the complete blocks read so far.
+    private(set) var validLength = 0
+    /// Complete blocks read so far.
+    private(set) var blocksRead = 0
+
+    /// Opens the file and checks its header.
+    /// - Parameter blocks: the blocks expected, in order (a shard's blocks, or all); a
+    ///   block out of this order is an error, not a tail.
+    init(path: String, layout: MatchesLayout, expecting blocks: [Int]? = nil) throws(InputError) {
+        self.path = path
+        self.layout = layout
+        expected = blocks
+        var index: [String: Int] = [:]
+        for (i, entrant) in layout.plan.config.entrants.enumerated() { index[entrant.name] = i }
+        entrantIndex = index
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read '\(path)'") }
+        self.handle = handle
+        guard let header = try nextLine() else {
+            throw InputError("\(path): empty or without a complete header line; expected \(layout.header.joined(separator: ","))")
+        }
+        guard CSV.fields(header.text) == layout.header else {
+            throw InputError("\(path):1: the header differs from this run's columns (\(layout.header.joined(separator: ","))): not this run's file")
+        }
+        validLength = header.end
+    }
+
+    deinit { try? handle.close() }
+
+    /// Bytes after the last complete block: a torn line or an unfinished block.
+    var tailLength: Int { offset + (pending.endIndex - cursor) - validLength }
+
+    /// The next complete block: its number, rows and raw text (with newlines); nil at the
+    /// end of the file, leaving any torn tail unread.
+    /// - Throws: when a complete line is malformed or out of place.
+    func nextBlock() throws(InputError) -> (block: Int, rows: [MatchRow], text: Substring)? {
+        var rows: [MatchRow] = []
+        var text = ""
+        let rowsPerBlock = layout.rowsPerBlock
+        while let line = try nextLine() {
+            let row = try parse(line.text, number: lineNumber)
+            if let first = rows.first, first.block != row.block {
+                throw InputError("\(path):\(lineNumber): block \(first.block) has \(rows.count) rows, expected \(rowsPerBlock)")
+            }
+            if rows.isEmpty, let expected {
+                guard nextExpected < expected.count, expected[nextExpected] == row.block else {
+                    let wanted = nextExpected < expected.count ? "block \(expected[nextExpected])" : "no more blocks"
+                    throw InputError("\(path):\(lineNumber): block \(row.block) where \(wanted) belongs: not this run's or shard's file")
+                }
+            }
+            rows.append(row)
+            text += line.text
+            text += "\n"
+            if rows.count == rowsPerBlock {
+                try checkBlock(rows, line: lineNumber)
+                nextExpected += 1
+                blocksRead += 1
+                validLength = line.end
+                return (row.block, rows, Substring(text))
+            }
+        }
+        return nil
+    }
+
+    /// The next newline-terminated line and the file offset just past it; nil when only
+    /// a torn line (or nothing) is left.
+    private func nextLine() throws(InputError) -> (text: Substring, end: Int)? {
+        while true {
+            if let newline = pending[cursor...].firstIndex(of: 0x0A) {
+                lineNumber += 1
+                guard let line = String(data: pending[cursor..<newline], encoding: .utf8) else {
+                    throw InputError("\(path):\(lineNumber): not UTF-8 text")
+                }
+                offset += newline + 1 - cursor
+                cursor = newline + 1
+                return (Substring(line), offset)
+            }
+            guard !atEnd else { return nil }
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw InputError("cannot read '\(path)': \(error.localizedDescription)")
+            }
+            if chunk.isEmpty {
+                atEnd = true
+            } else {
+                // Keep only the unread part, once per chunk.
+                pending = Data(pending[cursor...]) + chunk
+                cursor = pending.startIndex
+            }
+        }
+    }
+
+    /// Parses and checks one complete row.
+    private func parse(_ line: Substring, number: Int) throws(InputError) -> MatchRow {
+        let at = "\(path):\(number)"
+        guard let f = CSV.fields(line), f.count == layout.header.count else {
+            throw InputError("\(at): expected \(layout.header.count) fields (\(layout.header.joined(separator: ",")))")
+        }
+        func int(_ i: Int) throws(InputError) -> Int {
+            guard let v = Int(f[i]), v >= 0 else { throw InputError("\(at): column \(layout.header[i]): '\(f[i])' is not a count") }
+            return v
+        }
+        guard f[0] == layout.plan.config.name else { throw InputError("\(at): run '\(f[0])' is not this run ('\(layout.plan.config.name)')") }
+        guard let entrant = entrantIndex[f[5]] else { throw InputError("\(at): column entrant: unknown entrant '\(f[5])'") }
+        guard let result = SeatResult(rawValue: f[9]) else {
+            throw InputError("\(at): column outcome: '\(f[9])'; expected win, draw or loss")
+        }
+        return MatchRow(block: try int(1), match: try int(2), table: try int(3), seat: try int(4), entrant: entrant,
+                        place: try int(8), result: result, turns: try int(11))
+    }
+
+    /// A complete block must be the block the schedule says, seat by seat.
+    private func checkBlock(_ rows: [MatchRow], line: Int) throws(InputError) {
+        let schedule = layout.plan.schedule
+        let block = rows[0].block
+        guard block < schedule.blockCount else {
+            throw InputError("\(path):\(line): block \(block) is past this run's \(schedule.blockCount) blocks")
+        }
+        let table = schedule.table(ofBlock: block)
+        for (i, row) in rows.enumerated() {
+            let rotation = i / schedule.seats, seat = i % schedule.seats
+            guard row.table == table, row.seat == seat, row.match == schedule.matchIndex(block: block, rotation: rotation),
+                  row.entrant == schedule.seating(table: table, rotation: rotation)[seat] else {
+                throw InputError("\(path):\(line - rows.count + 1 + i): row does not match the schedule of block \(block)")
+            }
+        }
+    }
+}

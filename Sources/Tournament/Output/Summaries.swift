@@ -1,0 +1,207 @@
+import Foundation
+import LabCore
+
+/// Running totals over complete blocks, from which every summary file is written.
+///
+/// Built only from `matches.csv` rows (never from in-memory results of the run that
+/// wrote them), in block order, so a run, a resumed run and merged shards produce the
+/// same bytes. Memory is O(entrants^2 + distinct block patterns), not O(matches).
+struct Tally {
+    let plan: TournamentPlan
+    var matches: [Int]
+    var wins: [Int]
+    var draws: [Int]
+    var losses: [Int]
+    var score: [Double]
+    var placeSum: [Int]
+    var pairwise: PairwiseTable
+    /// Per pair of entrants (i < j, key i * n + j): blocks where they met, and the sum
+    /// and sum of squares of i's block score against j.
+    var pairBlocks: [Int: (count: Int, sum: Double, squares: Double)] = [:]
+    /// Per table, how many blocks ended with each pattern of pairwise points (half
+    /// points of each pair of the table's entrants, in table order): the bootstrap's
+    /// resampling units.
+    var patterns: [[[Int]: Int]]
+    var blocks = 0
+
+    init(plan: TournamentPlan) {
+        self.plan = plan
+        let n = plan.config.entrants.count
+        matches = Array(repeating: 0, count: n)
+        wins = matches
+        draws = matches
+        losses = matches
+        placeSum = matches
+        score = Array(repeating: 0, count: n)
+        pairwise = PairwiseTable(entrants: n)
+        patterns = Array(repeating: [:], count: plan.schedule.tables.count)
+    }
+
+    /// Adds one complete block (rows in file order: per rotation, per seat).
+    mutating func add(block rows: [MatchRow]) {
+        let seats = plan.schedule.seats
+        let n = plan.config.entrants.count
+        var local = PairwiseTable(entrants: n)
+        for start in stride(from: 0, to: rows.count, by: seats) {
+            let match = rows[start..<(start + seats)]
+            let firsts = match.count(where: { $0.place == 1 })
+            for row in match {
+                matches[row.entrant] += 1
+                placeSum[row.entrant] += row.place
+                switch row.result {
+                case .win: wins[row.entrant] += 1
+                case .draw: draws[row.entrant] += 1
+                case .loss: losses[row.entrant] += 1
+                }
+                if row.place == 1 { score[row.entrant] += 1 / Double(firsts) }
+            }
+            local.addFinishingOrder(entrants: match.map(\.entrant), places: match.map(\.place))
+        }
+        pairwise.add(local)
+        let table = plan.schedule.tables[rows[0].table]
+        var pattern: [Int] = []
+        for a in 0..<table.count {
+            for b in (a + 1)..<table.count {
+                let (i, j) = (min(table[a], table[b]), max(table[a], table[b]))
+                let games = local.games[i][j]
+                guard games > 0 else { pattern.append(0); continue }
+                pattern.append(Int((local.points[table[a]][table[b]] * 2).rounded()))
+                let s = local.points[i][j] / games
+                var entry = pairBlocks[i * n + j] ?? (0, 0, 0)
+                entry.count += 1
+                entry.sum += s
+                entry.squares += s * s
+                pairBlocks[i * n + j] = entry
+            }
+        }
+        patterns[rows[0].table][pattern, default: 0] += 1
+        blocks += 1
+    }
+
+    // MARK: Figures
+
+    /// Bootstrap replicates for the rating intervals.
+    static let replicates = 200
+
+    struct Ratings {
+        var rating: [Double]
+        var lower: [Double]
+        var upper: [Double]
+    }
+
+    /// Bradley-Terry ratings with percentile intervals from resampling blocks within
+    /// each table (the block is the independent unit: its matches share a deal).
+    func ratings() -> Ratings {
+        let n = plan.config.entrants.count
+        let point = BradleyTerry.fit(pairwise, anchor: plan.anchor)
+        // Categories per table in a fixed order, so the resampling is reproducible.
+        let categories = patterns.map { $0.keys.sorted { $0.lexicographicallyPrecedes($1) } }
+        let groups = zip(patterns, categories).map { table, keys in keys.map { Double(table[$0]!) } }
+        guard blocks > 1 else {
+            return Ratings(rating: point, lower: point, upper: point)
+        }
+        // Each category's pairwise results as a table, built once: a pair's half points
+        // h over the block's games (one per rotation) are h / 2 wins, h mod 2 ties and
+        // losses for the rest.
+        let games = plan.schedule.matchesPerBlock
+        let units: [[PairwiseTable]] = categories.enumerated().map { t, keys in
+            let seating = plan.schedule.tables[t]
+            return keys.map { pattern in
+                var one = PairwiseTable(entrants: n)
+                var k = 0
+                for a in 0..<seating.count {
+                    for b in (a + 1)..<seating.count {
+                        let h = pattern[k]
+                        k += 1
+                        for g in 0..<games {
+                            let places = g < h / 2 ? [1, 2] : g < h / 2 + h % 2 ? [1, 1] : [2, 1]
+                            one.addFinishingOrder(entrants: [seating[a], seating[b]], places: places)
+                        }
+                    }
+                }
+                return one
+            }
+        }
+        let anchor = plan.anchor
+        let bounds = Bootstrap.percentileIntervals(groups: groups, replicates: Self.replicates,
+                                                   seed: Seeds.derive(plan.config.seed, 0, 0, SeedPurpose.auxiliary.rawValue)) { drawn in
+            var table = PairwiseTable(entrants: n)
+            for (t, counts) in drawn.enumerated() {
+                for (c, times) in counts.enumerated() where times > 0 { table.add(units[t][c], times: times) }
+            }
+            return BradleyTerry.fit(table, anchor: anchor)
+        }
+        return Ratings(rating: point, lower: bounds.map(\.lower), upper: bounds.map(\.upper))
+    }
+
+    // MARK: Files
+
+    static let summaryHeader = ["entrant", "strategy", "matches", "wins", "draws", "losses", "score", "score_share", "win_rate",
+                                "win_rate_low", "win_rate_high", "mean_place", "rating", "rating_low", "rating_high"]
+    static let pairwiseHeader = ["entrant", "opponent", "games", "points", "score", "score_low", "score_high", "elo", "elo_low",
+                                 "elo_high", "blocks"]
+    static let ratingsHeader = ["rank", "entrant", "strategy", "rating", "rating_low", "rating_high", "pairwise_games", "anchor"]
+
+    /// `summary.csv`, `pairwise.csv` and `ratings.csv`, in that order.
+    func files() -> (summary: String, pairwise: String, ratings: String, table: [String]) {
+        let entrants = plan.config.entrants
+        let n = entrants.count
+        let r = ratings()
+        var summary = CSV.line(Self.summaryHeader)
+        var printed: [[String]] = []
+        for i in 0..<n {
+            let m = Double(matches[i])
+            let wilson = Intervals.wilson(successes: Double(wins[i]), trials: m)
+            let row = [entrants[i].name, entrants[i].strategy, String(matches[i]), String(wins[i]), String(draws[i]),
+                       String(losses[i]), f(score[i]), f(m > 0 ? score[i] / m : 0), f(m > 0 ? Double(wins[i]) / m : 0),
+                       f(wilson.lower), f(wilson.upper), f(m > 0 ? Double(placeSum[i]) / m : 0), elo(r.rating[i]),
+                       elo(r.lower[i]), elo(r.upper[i])]
+            summary += CSV.line(row)
+            printed.append(row)
+        }
+        var pairs = CSV.line(Self.pairwiseHeader)
+        for i in 0..<n {
+            for j in 0..<n where j != i {
+                let games = pairwise.games[i][j]
+                guard games > 0 else { continue }
+                let points = pairwise.points[i][j]
+                let stats = pairBlocks[min(i, j) * n + max(i, j)] ?? (0, 0, 0)
+                // Block scores are kept for the lower-numbered entrant; mirror them.
+                let sum = i < j ? stats.sum : Double(stats.count) - stats.sum
+                let squares = i < j ? stats.squares : Double(stats.count) - 2 * stats.sum + stats.squares
+                let interval = Intervals.meanInterval(count: stats.count, sum: sum, sumOfSquares: squares)
+                let share = points / games
+                pairs += CSV.line([entrants[i].name, entrants[j].name, f(games, 1), f(points, 1), f(share), f(interval.lower),
+                                   f(interval.upper), elo(Intervals.elo(score: share)), elo(Intervals.elo(score: interval.lower)),
+                                   elo(Intervals.elo(score: interval.upper)), String(stats.count)])
+            }
+        }
+        var ratings = CSV.line(Self.ratingsHeader)
+        let order = (0..<n).sorted { r.rating[$0] != r.rating[$1] ? r.rating[$0] > r.rating[$1] : $0 < $1 }
+        for (rank, i) in order.enumerated() {
+            let games = (0..<n).reduce(0.0) { $0 + ($1 == i ? 0 : pairwise.games[i][$1]) }
+            ratings += CSV.line([String(rank + 1), entrants[i].name, entrants[i].strategy, elo(r.rating[i]), elo(r.lower[i]),
+                                 elo(r.upper[i]), f(games, 0), i == plan.anchor ? "yes" : "no"])
+        }
+        return (summary, pairs, ratings, Self.table(printed, order: order))
+    }
+
+    /// The summary as aligned text, strongest first.
+    private static func table(_ rows: [[String]], order: [Int]) -> [String] {
+        let columns = [0, 2, 8, 9, 10, 7, 11, 12, 13, 14]
+        let titles = ["entrant", "matches", "win rate", "low", "high", "score", "place", "rating", "low", "high"]
+        let body = order.map { i in columns.map { rows[i][$0] } }
+        let widths = titles.indices.map { c in max(titles[c].count, body.map { $0[c].count }.max() ?? 0) }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { c, text in
+                c == 0 ? text.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[c] - text.count) + text
+            }.joined(separator: "  ")
+        }
+        return [line(titles)] + body.map(line)
+    }
+}
+
+/// Fixed-point text: the same bytes on every machine.
+private func f(_ x: Double, _ digits: Int = 4) -> String { String(format: "%.\(digits)f", x) }
+private func elo(_ x: Double) -> String { String(format: "%.1f", x) }

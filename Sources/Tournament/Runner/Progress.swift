@@ -1,0 +1,84 @@
+import Foundation
+
+/// Progress of a run on stderr: a live bar redrawn in place when stderr is a terminal,
+/// a plain line every `interval` seconds when it is not (logs, CI, batch jobs).
+final class Progress {
+    private let total: Int
+    private let names: [String]
+    private let quiet: Bool
+    private let terminal: Bool
+    private let start = Date()
+    private var lastPrint = Date.distantPast
+    private let interval: TimeInterval
+    private let startBlocks: Int
+    private var blocks: Int
+    private var matches = 0
+    private var score: [Double]
+    private var played: [Int]
+
+    /// - Parameters:
+    ///   - total: blocks in this run (or shard).
+    ///   - done: blocks already in the file (a resumed run).
+    init(total: Int, done: Int, entrants: [String], quiet: Bool) {
+        self.total = total
+        names = entrants
+        self.quiet = quiet
+        terminal = isatty(STDERR_FILENO) != 0
+        interval = terminal ? 0.2 : 10
+        startBlocks = done
+        blocks = done
+        score = Array(repeating: 0, count: entrants.count)
+        played = Array(repeating: 0, count: entrants.count)
+    }
+
+    /// Counts one finished block: per match, the entrant and score of every seat.
+    func add(block results: [[(entrant: Int, score: Double)]]) {
+        blocks += 1
+        for match in results {
+            matches += 1
+            for seat in match {
+                score[seat.entrant] += seat.score
+                played[seat.entrant] += 1
+            }
+        }
+        let now = Date()
+        if now.timeIntervalSince(lastPrint) >= interval || blocks == total {
+            lastPrint = now
+            draw(now)
+        }
+    }
+
+    /// Ends the live bar's line.
+    func finish() {
+        if !quiet && terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    private func draw(_ now: Date) {
+        guard !quiet else { return }
+        let elapsed = now.timeIntervalSince(start)
+        let rate = elapsed > 0 ? Double(matches) / elapsed : 0
+        let blockRate = elapsed > 0 ? Double(blocks - startBlocks) / elapsed : 0
+        let eta = blockRate > 0 ? Double(total - blocks) / blockRate : nil
+        var leader = ""
+        if let best = played.indices.filter({ played[$0] > 0 }).max(by: { score[$0] / Double(played[$0]) < score[$1] / Double(played[$1]) }) {
+            leader = String(format: "leader %@ %.3f", names[best], score[best] / Double(played[best]))
+        }
+        let percent = total > 0 ? Double(blocks) / Double(total) : 1
+        let text: String
+        if terminal {
+            let width = 24
+            let filled = Int(percent * Double(width))
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            text = "\r\u{1B}[2K[\(bar)] \(blocks)/\(total) blocks  \(Int(rate)) matches/s  \(Self.clock(elapsed)) elapsed  ETA \(eta.map(Self.clock) ?? "?")  \(leader)"
+        } else {
+            text = String(format: "progress: %d/%d blocks (%.1f%%), %d matches this session, %.0f matches/s, elapsed %@, ETA %@, %@\n",
+                          blocks, total, percent * 100, matches, rate, Self.clock(elapsed), eta.map(Self.clock) ?? "?", leader)
+        }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+    }
+}

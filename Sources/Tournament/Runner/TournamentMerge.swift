@@ -1,0 +1,106 @@
+import Foundation
+import LabCore
+
+/// Combines the folders of a sharded run into the folder one whole run would have
+/// written: `matches.csv` and the summaries byte for byte.
+public enum TournamentMerge {
+    /// The config a results folder was made from (its `run.json`), with `threads` 0.
+    public static func config(of directory: String) throws(InputError) -> TournamentConfig {
+        let c = try RunRecord.read(from: directory).config
+        guard let format = TournamentFormat(rawValue: c.format), c.rules.allSatisfy({ $0.count == 2 }),
+              c.entrants.allSatisfy({ $0.count == 2 }) else {
+            throw InputError("\(directory)/\(RunRecord.fileName): the config in it is not one this version reads")
+        }
+        return TournamentConfig(name: c.name, game: c.game, rules: c.rules.map { RuleSetting(key: $0[0], value: $0[1]) }, map: c.map,
+                                seats: c.seats, entrants: c.entrants.map { Entrant(name: $0[0], strategy: $0[1]) }, format: format,
+                                candidate: c.candidate, blocks: c.blocks, seed: c.seed, threads: 0)
+    }
+
+    /// Merges complete shards 1/N ... N/N of one run into `directory`.
+    /// - Throws: when a folder is not a results folder, the shards come from different
+    ///   configs, a shard is missing, repeated or unfinished, or `directory` already
+    ///   holds results (without `force`). Nothing is written before these checks pass.
+    public static func merge(_ plan: TournamentPlan, shards: [String], into directory: String, force: Bool) throws(InputError) -> RunResult {
+        let resolved = ResolvedConfig(plan.config)
+        var byIndex: [Int: (path: String, record: RunRecord)] = [:]
+        var count: Int?
+        for path in shards {
+            let record = try RunRecord.read(from: path)
+            if let difference = resolved.difference(from: record.config) {
+                throw InputError("\(path): a different run (\(difference)) from \(shards[0])")
+            }
+            let shard: Shard
+            do { shard = try Shard.parse(record.shard, environment: [:]) } catch {
+                throw InputError("\(path)/\(RunRecord.fileName): shard '\(record.shard)' is not K/N")
+            }
+            guard record.status == .complete else {
+                throw InputError("\(path): shard \(shard) is unfinished (\(record.blocksDone) of \(record.blocks) blocks); finish it with --resume first")
+            }
+            if let count, count != shard.count { throw InputError("\(path): shard \(shard) of a \(shard.count)-way split; the others are of \(count)") }
+            count = shard.count
+            if let other = byIndex[shard.index] { throw InputError("shard \(shard) appears twice: \(other.path) and \(path)") }
+            byIndex[shard.index] = (path, record)
+        }
+        guard let count else { throw InputError("merge needs at least one results folder") }
+        let missing = (1...count).filter { byIndex[$0] == nil }
+        guard missing.isEmpty else {
+            throw InputError("shards \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) are missing; merge needs all \(count)")
+        }
+        let layout = MatchesLayout(plan: plan)
+        var readers: [MatchesReader] = []
+        for index in 1...count {
+            let shard = try Shard(index: index, count: count)
+            readers.append(try MatchesReader(path: byIndex[index]!.path + "/matches.csv", layout: layout,
+                                             expecting: Array(plan.schedule.blocks(shard: shard))))
+        }
+        let exists = FileManager.default.fileExists(atPath: directory)
+            && !((try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty ?? true)
+        if exists && !force { throw InputError("\(directory) already holds results; pass --force to replace them") }
+
+        // Blocks come back in run order by taking them from the shards in turn.
+        let started = RunRecord.now()
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch { throw InputError("cannot create \(directory): \(error.localizedDescription)") }
+        let path = directory + "/matches.csv"
+        let partial = path + ".partial"
+        guard FileManager.default.createFile(atPath: partial, contents: Data(layout.headerLine.utf8)) else {
+            throw InputError("cannot write \(partial)")
+        }
+        guard let output = FileHandle(forWritingAtPath: partial) else { throw InputError("cannot write \(partial)") }
+        _ = try? output.seekToEnd()
+        var tally = Tally(plan: plan)
+        for block in 0..<plan.schedule.blockCount {
+            let reader = readers[block % count]
+            guard let next = try reader.nextBlock(), next.block == block else {
+                try? output.close()
+                throw InputError("\(reader.path): block \(block) is missing")
+            }
+            tally.add(block: next.rows)
+            do { try output.write(contentsOf: Data(next.text.utf8)) } catch {
+                try? output.close()
+                throw InputError("cannot write \(partial): \(error.localizedDescription)")
+            }
+        }
+        try? output.close()
+        for reader in readers where try reader.nextBlock() != nil || reader.tailLength > 0 {
+            throw InputError("\(reader.path): rows after the shard's last block")
+        }
+        do {
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            try FileManager.default.moveItem(atPath: partial, toPath: path)
+        } catch { throw InputError("cannot write \(path): \(error.localizedDescription)") }
+        let table = try TournamentRunner.writeSummaries(tally, to: directory)
+        let records = (1...count).map { byIndex[$0]!.record }
+        let seconds = records.reduce(0) { $0 + $1.seconds }
+        let matches = plan.schedule.blockCount * plan.schedule.matchesPerBlock
+        let record = RunRecord(config: resolved, shard: Shard.whole.description, status: .complete, blocks: plan.schedule.blockCount,
+                               blocksDone: plan.schedule.blockCount, matchesDone: matches, threads: records.map(\.threads).max() ?? 0,
+                               started: started, finished: RunRecord.now(), seconds: seconds, matchesThisSession: 0,
+                               matchesPerSecond: seconds > 0 ? Double(matches) / seconds : 0, peakMemoryMB: Files.peakMemoryMB(),
+                               mergedFrom: (1...count).map { byIndex[$0]!.path })
+        try record.write(to: directory)
+        return RunResult(directory: directory, blocksPlayed: 0, matchesPlayed: 0, matchesPerSecond: record.matchesPerSecond,
+                         threads: record.threads, table: table, notes: ["merged \(count) shards: \(tally.blocks) blocks, \(matches) matches"])
+    }
+}

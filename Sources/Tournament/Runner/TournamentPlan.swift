@@ -1,0 +1,51 @@
+import LabCore
+
+/// One seating of one table, set up once (rules, map, a factory per seat) and played
+/// from many seeds, from any thread.
+public protocol SeatedTable: Sendable {
+    /// Plays the match dealt from `dealSeed`, with strategies seeded from `strategySeed`.
+    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer) -> MatchRecord
+}
+
+/// What the harness keeps of a finished match.
+public struct MatchRecord: Sendable {
+    public var outcome: Outcome
+    /// Per seat, the game's own figures (``TournamentPlan/columns``), as CSV text.
+    public var seatColumns: [[String]]
+
+    public init(outcome: Outcome, seatColumns: [[String]]) {
+        self.outcome = outcome
+        self.seatColumns = seatColumns
+    }
+}
+
+/// A checked tournament, ready to run: the config, its schedule and a table for every
+/// seating. The catalog makes one from a config; the harness never names a game.
+public struct TournamentPlan: Sendable {
+    public let config: TournamentConfig
+    public let schedule: Schedule
+    /// `seatings[table][rotation]`.
+    public let seatings: [[any SeatedTable]]
+    /// Names of the game's own per-seat columns in `matches.csv`.
+    public let columns: [String]
+    /// The entrant rated 0 (the game's documented CPU), if one plays.
+    public let anchor: Int?
+    /// Set-up lines (map, rules) and warnings, for the user to read.
+    public let setupLines: [String]
+    public let warnings: [String]
+
+    public init(config: TournamentConfig, schedule: Schedule, seatings: [[any SeatedTable]], columns: [String],
+                anchor: Int?, setupLines: [String] = [], warnings: [String] = []) {
+        precondition(seatings.count == schedule.tables.count && seatings.allSatisfy { $0.count == schedule.seats })
+        self.config = config
+        self.schedule = schedule
+        self.seatings = seatings
+        self.columns = columns
+        self.anchor = anchor
+        self.setupLines = setupLines
+        self.warnings = warnings
+    }
+
+    /// The entrants' names, in config order.
+    public var entrantNames: [String] { config.entrants.map(\.name) }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import LabCore
+
+/// How to run a checked plan: where, on how many threads, which shard, and what to do
+/// with an existing results folder.
+public struct RunOptions: Sendable {
+    /// The results folder; nil: `results/<name>` (with `-shard-K-of-N` for a shard).
+    public var directory: String?
+    /// Worker threads; nil: the config's `threads` (0: every core).
+    public var threads: Int?
+    /// Finish the run in an existing folder.
+    public var resume = false
+    /// Replace the run in an existing folder.
+    public var force = false
+    public var shard = Shard.whole
+    public var quiet = false
+
+    public init(directory: String? = nil, threads: Int? = nil, resume: Bool = false, force: Bool = false,
+                shard: Shard = .whole, quiet: Bool = false) {
+        self.directory = directory
+        self.threads = threads
+        self.resume = resume
+        self.force = force
+        self.shard = shard
+        self.quiet = quiet
+    }
+}
+
+/// What a finished run reports.
+public struct RunResult: Sendable {
+    public var directory: String
+    public var blocksPlayed: Int
+    public var matchesPlayed: Int
+    public var matchesPerSecond: Double
+    public var threads: Int
+    /// The summary as aligned text, strongest first.
+    public var table: [String]
+    /// What happened to an existing folder ("resumed at block 40 of 100", ...).
+    public var notes: [String]
+}
+
+/// Runs a tournament plan into a results folder: `matches.csv` streamed block by block,
+/// then `summary.csv`, `pairwise.csv`, `ratings.csv` and `run.json`.
+public enum TournamentRunner {
+    /// The files a run writes, in the order they are finished.
+    public static let files = ["matches.csv", "summary.csv", "pairwise.csv", "ratings.csv", RunRecord.fileName]
+
+    public static func directory(for plan: TournamentPlan, options: RunOptions) -> String {
+        if let directory = options.directory { return directory }
+        let base = "results/" + plan.config.name
+        return options.shard == .whole ? base : base + "-shard-\(options.shard.index)-of-\(options.shard.count)"
+    }
+
+    /// Runs (or resumes) the plan.
+    /// - Throws: ``InputError`` for a folder that holds another run, a run that cannot
+    ///   be resumed, or a file that cannot be written; nothing is written before the
+    ///   folder checks pass.
+    public static func run(_ plan: TournamentPlan, options: RunOptions) throws(InputError) -> RunResult {
+        let directory = directory(for: plan, options: options)
+        let layout = MatchesLayout(plan: plan)
+        let matchesPath = directory + "/matches.csv"
+        let shardBlocks = Array(plan.schedule.blocks(shard: options.shard))
+        let resolved = ResolvedConfig(plan.config)
+        let threads = options.threads.map { $0 == 0 ? ProcessInfo.processInfo.activeProcessorCount : $0 }
+            ?? (plan.config.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : plan.config.threads)
+        var notes: [String] = []
+
+        // 1. The folder: fresh, resumed or replaced; checked before anything is written.
+        let existing = FileManager.default.fileExists(atPath: directory)
+            && !((try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty ?? true)
+        var done = 0
+        var startedAt = RunRecord.now()
+        var resumedAt: Int?
+        if existing && options.resume {
+            let record = try RunRecord.read(from: directory)
+            if let difference = resolved.difference(from: record.config) {
+                throw InputError("\(directory)/run.json: the run there was made from a different config (\(difference)); resume with the same config and overrides, or pass --force to start over")
+            }
+            guard record.shard == options.shard.description else {
+                throw InputError("\(directory) holds shard \(record.shard), not \(options.shard)")
+            }
+            let reader = try MatchesReader(path: matchesPath, layout: layout, expecting: shardBlocks)
+            while try reader.nextBlock() != nil {}
+            if reader.tailLength > 0 {
+                try truncate(matchesPath, to: reader.validLength)
+                notes.append("dropped \(reader.tailLength) bytes of an unfinished block at the end of matches.csv")
+            }
+            done = reader.blocksRead
+            resumedAt = done
+            startedAt = record.started
+            notes.append("resuming \(directory) at block \(done) of \(shardBlocks.count)")
+        } else if existing && !options.force {
+            throw InputError("\(directory) already holds results; pass --resume to finish that run or --force to replace it")
+        } else {
+            if existing {
+                for file in files + [RunRecord.fileName + ".partial"] { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
+                notes.append("replaced the run in \(directory)")
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw InputError("cannot create \(directory): \(error.localizedDescription)")
+            }
+            try Files.writeAtomically(layout.headerLine, to: matchesPath)
+        }
+
+        var record = RunRecord(config: resolved, shard: options.shard.description, status: .running, blocks: shardBlocks.count,
+                               blocksDone: done, matchesDone: done * plan.schedule.matchesPerBlock, threads: threads,
+                               started: startedAt, seconds: 0, matchesThisSession: 0, matchesPerSecond: 0,
+                               peakMemoryMB: Files.peakMemoryMB(), resumedAtBlock: resumedAt)
+        try record.write(to: directory)
+
+        // 2. The blocks still to play, in parallel, appended in order.
+        guard let output = FileHandle(forWritingAtPath: matchesPath) else { throw InputError("cannot open \(matchesPath) for writing") }
+        defer { try? output.close() }
+        _ = try? output.seekToEnd()
+        let progress = Progress(total: shardBlocks.count, done: done, entrants: plan.entrantNames, quiet: options.quiet)
+        let clock = Date()
+        var played = 0
+        var failure: InputError?
+        let master = plan.config.seed
+        ParallelBlocks.run(blocks: Array(shardBlocks[done...]), threads: threads, window: threads * 32,
+                           play: { block, buffer in layout.playBlock(block, master: master, buffer: &buffer) },
+                           emit: { block, result in
+                               do {
+                                   try output.write(contentsOf: Data(result.text.utf8))
+                               } catch {
+                                   failure = InputError("cannot append to \(matchesPath): \(error.localizedDescription)")
+                                   return false
+                               }
+                               played += 1
+                               let table = plan.schedule.table(ofBlock: block)
+                               progress.add(block: result.records.enumerated().map { rotation, match in
+                                   let seating = plan.schedule.seating(table: table, rotation: rotation)
+                                   return seating.indices.map { (seating[$0], match.outcome.score(of: $0)) }
+                               })
+                               return true
+                           })
+        progress.finish()
+        if let failure { throw failure }
+        let seconds = Date().timeIntervalSince(clock)
+
+        // 3. The summaries, from the file alone.
+        var tally = Tally(plan: plan)
+        let reader = try MatchesReader(path: matchesPath, layout: layout, expecting: shardBlocks)
+        while let block = try reader.nextBlock() { tally.add(block: block.rows) }
+        guard reader.blocksRead == shardBlocks.count, reader.tailLength == 0 else {
+            throw InputError("\(matchesPath) holds \(reader.blocksRead) of \(shardBlocks.count) blocks after the run")
+        }
+        let table = try writeSummaries(tally, to: directory)
+        let matches = played * plan.schedule.matchesPerBlock
+        record.status = .complete
+        record.blocksDone = reader.blocksRead
+        record.matchesDone = reader.blocksRead * plan.schedule.matchesPerBlock
+        record.finished = RunRecord.now()
+        record.seconds = seconds
+        record.matchesThisSession = matches
+        record.matchesPerSecond = seconds > 0 ? Double(matches) / seconds : 0
+        record.peakMemoryMB = Files.peakMemoryMB()
+        try record.write(to: directory)
+        return RunResult(directory: directory, blocksPlayed: played, matchesPlayed: matches,
+                         matchesPerSecond: record.matchesPerSecond, threads: threads, table: table, notes: notes)
+    }
+
+    /// Writes `summary.csv`, `pairwise.csv` and `ratings.csv` from a tally.
+    static func writeSummaries(_ tally: Tally, to directory: String) throws(InputError) -> [String] {
+        let files = tally.files()
+        try Files.writeAtomically(files.summary, to: directory + "/summary.csv")
+        try Files.writeAtomically(files.pairwise, to: directory + "/pairwise.csv")
+        try Files.writeAtomically(files.ratings, to: directory + "/ratings.csv")
+        return files.table
+    }
+
+    static func truncate(_ path: String, to length: Int) throws(InputError) {
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw InputError("cannot open \(path) to drop its torn tail") }
+        defer { try? handle.close() }
+        do { try handle.truncate(atOffset: UInt64(length)) } catch {
+            throw InputError("cannot truncate \(path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import LabCatalog
+import LabCore
+import Tournament
+
+struct TournamentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tournament",
+        abstract: "Run a tournament from a config file into a results folder.",
+        discussion: """
+            Plays seat-rotation blocks on every core and writes, in results/<name>/ (or --out): \
+            matches.csv (one row per seat per match, streamed block by block), summary.csv, \
+            pairwise.csv, ratings.csv and run.json. Same config and seed, same CSV bytes, at any \
+            thread count, shard split or resume point.
+            Example: oplab tournament configs/quickstart.yaml
+            """
+    )
+
+    @Argument(help: "The tournament config (YAML), e.g. configs/quickstart.yaml.")
+    var config: String
+
+    @Option(help: "The results folder (default: results/<name>, or results/<name>-shard-K-of-N for a shard).")
+    var out: String?
+
+    @Option(help: "Worker threads (default: the config's threads; 0 = every core).")
+    var threads: Int?
+
+    @Option(help: "Seat-rotation blocks per table, overriding the config.")
+    var blocks: Int?
+
+    @Option(help: "Master seed, overriding the config.")
+    var seed: UInt64?
+
+    @Flag(help: "Finish the run in an existing results folder (after a crash or kill).")
+    var resume = false
+
+    @Flag(help: "Replace the run in an existing results folder.")
+    var force = false
+
+    @Option(help: "Play shard K of N (every N-th block from block K-1), or `auto` from a Slurm array or Kubernetes Indexed Job.")
+    var shard: String?
+
+    @Flag(help: "No progress on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        if let threads, threads < 0 { throw ValidationError("--threads \(threads): expected 0 (every core) or more") }
+        if let blocks, blocks < 1 { throw ValidationError("--blocks \(blocks): expected 1 or more") }
+        if resume && force { throw ValidationError("--resume and --force exclude each other") }
+    }
+
+    func run() throws {
+        try reportingInputErrors {
+            var document = try ConfigLoader.load(path: config)
+            if let blocks { document = document.overriding(blocks: blocks) }
+            if let seed { document = document.overriding(seed: seed) }
+            let plan = try Catalog.plan(document)
+            let shard = try shard.map { text throws(InputError) in try Shard.parse(text, environment: ProcessInfo.processInfo.environment) }
+                ?? .whole
+            let options = RunOptions(directory: out, threads: threads, resume: resume, force: force, shard: shard, quiet: quiet)
+            for warning in plan.warnings { printError("warning: \(warning)") }
+            if !quiet {
+                let s = plan.schedule
+                let blocksHere = s.blocks(shard: shard).underestimatedCount
+                printError("\(plan.config.name): \(plan.config.game), \(s.seats) seats, \(plan.config.entrants.count) entrants, "
+                    + "\(s.tables.count) tables x \(s.blocksPerTable) blocks x \(s.matchesPerBlock) matches"
+                    + (shard == .whole ? "" : "; shard \(shard): \(blocksHere) blocks")
+                    + " -> \(TournamentRunner.directory(for: plan, options: options))")
+            }
+            let result = try TournamentRunner.run(plan, options: options)
+            for note in result.notes { printError(note) }
+            print(result.table.joined(separator: "\n"))
+            print(String(format: "%d matches this session on %d threads, %.0f matches/s; results in %@",
+                         result.matchesPlayed, result.threads, result.matchesPerSecond, result.directory))
+        }
+    }
+}
+
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge the results folders of a sharded run into one.",
+        discussion: """
+            Takes the folders of shards 1/N ... N/N of one run (any order) and writes the files \
+            one whole run would have written, byte for byte.
+            Example: oplab merge results/rail-baseline-shard-*-of-4 --out results/rail-baseline
+            """
+    )
+
+    @Argument(help: "The shard folders.")
+    var shards: [String]
+
+    @Option(help: "The merged results folder.")
+    var out: String
+
+    @Flag(help: "Replace the results in an existing --out folder.")
+    var force = false
+
+    func validate() throws {
+        if shards.isEmpty { throw ValidationError("name at least one shard folder") }
+    }
+
+    func run() throws {
+        try reportingInputErrors {
+            let config = try TournamentMerge.config(of: shards[0])
+            let plan = try Catalog.plan(config)
+            let result = try TournamentMerge.merge(plan, shards: shards, into: out, force: force)
+            for note in result.notes { printError(note) }
+            print(result.table.joined(separator: "\n"))
+            print("results in \(result.directory)")
+        }
+    }
+}

@@ -1,0 +1,290 @@
+import Testing
+import Tournament
+
+/// Expected values below are worked out by hand (z = 1.959964, z² = 3.8414588) in the
+/// comments, never by calling the code under test.
+@Suite("Statistics")
+struct StatisticsTests {
+    static func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-4) -> Bool {
+        abs(a - b) <= tolerance
+    }
+
+    /// A table where `winner` beat `loser` `times` times, for each triple.
+    static func table(_ entrants: Int, _ results: [(winner: Int, loser: Int, times: Int)]) -> PairwiseTable {
+        var table = PairwiseTable(entrants: entrants)
+        for result in results {
+            for _ in 0..<result.times {
+                table.addFinishingOrder(entrants: [result.winner, result.loser], places: [1, 2])
+            }
+        }
+        return table
+    }
+
+    // MARK: Wilson
+
+    @Test("Wilson interval matches hand-computed bounds")
+    func wilsonValues() {
+        // 0/10: p = 0, z²/n = 0.38415, d = 1.38415; centre = (z²/20)/d = 0.138766,
+        // half = z·(z/20)/d = 0.138766 -> (0, 0.277533).
+        let zero = Intervals.wilson(successes: 0, trials: 10)
+        #expect(Self.close(zero.lower, 0))
+        #expect(Self.close(zero.upper, 0.277533))
+        // 10/10 mirrors 0/10: (1 - 0.277533, 1).
+        let all = Intervals.wilson(successes: 10, trials: 10)
+        #expect(Self.close(all.lower, 0.722467))
+        #expect(Self.close(all.upper, 1))
+        // 5/10: centre 0.5, half = z·sqrt(0.025 + 0.0096037)/1.38415 = z·0.186021/1.38415
+        // = 0.263407 -> (0.236593, 0.763407).
+        let half = Intervals.wilson(successes: 5, trials: 10)
+        #expect(Self.close(half.lower, 0.236593))
+        #expect(Self.close(half.upper, 0.763407))
+        // 80/100: d = 1.0384146, centre = 0.8192073/d = 0.788902,
+        // half = z·sqrt(0.0016 + 0.0000960)/d = z·0.0411829/d = 0.077731 -> (0.711171, 0.866633).
+        let eighty = Intervals.wilson(successes: 80, trials: 100)
+        #expect(Self.close(eighty.lower, 0.711171))
+        #expect(Self.close(eighty.upper, 0.866633))
+    }
+
+    @Test("Wilson accepts fractional successes and gives (0, 1) without trials")
+    func wilsonFractionalAndEmpty() {
+        // 5.5/10: p = 0.55, centre = (0.55 + 0.192073)/1.384146 = 0.536124,
+        // half = z·sqrt(0.02475 + 0.0096037)/1.384146 = z·0.185347/1.384146 = 0.262454
+        // -> (0.273670, 0.798578).
+        let score = Intervals.wilson(successes: 5.5, trials: 10)
+        #expect(Self.close(score.lower, 0.273670))
+        #expect(Self.close(score.upper, 0.798578))
+        let empty = Intervals.wilson(successes: 0, trials: 0)
+        #expect(empty.lower == 0 && empty.upper == 1)
+    }
+
+    // MARK: Elo
+
+    @Test("Elo from a score: 0.5 is 0, 0.75 and 0.25 are ±400·log10(3), 0 and 1 stay finite")
+    func eloValues() {
+        #expect(Self.close(Intervals.elo(score: 0.5), 0, 1e-9))
+        // 1/0.75 - 1 = 1/3, so -400·log10(1/3) = 400·0.4771213 = 190.8485.
+        #expect(Self.close(Intervals.elo(score: 0.75), 190.8485))
+        #expect(Self.close(Intervals.elo(score: 0.25), -190.8485))
+        // Clamped to 1 - 1e-6: -400·log10(1e-6/(1 - 1e-6)) = 400·(6 + 4.3e-7) ≈ 2400.
+        let top = Intervals.elo(score: 1), bottom = Intervals.elo(score: 0)
+        #expect(top.isFinite && bottom.isFinite)
+        #expect(Self.close(top, 2400, 0.01))
+        #expect(Self.close(bottom, -2400, 0.01))
+    }
+
+    // MARK: Mean interval
+
+    @Test("Mean interval of a small sample, clamped to [0, 1]")
+    func meanIntervalValues() {
+        // Values 0, 0.5, 1, 1: sum 2.5, sum of squares 2.25, mean 0.625,
+        // variance (2.25 - 2.5²/4)/3 = 0.6875/3 = 0.229167, se = sqrt(0.229167/4) = 0.239357,
+        // z·se = 0.469131 -> (0.155869, 1.094) clamped to (0.155869, 1).
+        let small = Intervals.meanInterval(count: 4, sum: 2.5, sumOfSquares: 2.25)
+        #expect(Self.close(small.mean, 0.625, 1e-12))
+        #expect(Self.close(small.lower, 0.155869))
+        #expect(small.upper == 1)
+        // Values 0.4, 0.5, 0.6: sum 1.5, sum of squares 0.77, variance (0.77 - 0.75)/2 = 0.01,
+        // se = 0.1/sqrt(3) = 0.0577350, z·se = 0.113159 -> (0.386841, 0.613159).
+        let tight = Intervals.meanInterval(count: 3, sum: 1.5, sumOfSquares: 0.77)
+        #expect(Self.close(tight.mean, 0.5, 1e-12))
+        #expect(Self.close(tight.lower, 0.386841))
+        #expect(Self.close(tight.upper, 0.613159))
+    }
+
+    @Test("Mean interval with fewer than two units is (0, 1)")
+    func meanIntervalTooFew() {
+        let one = Intervals.meanInterval(count: 1, sum: 0.75, sumOfSquares: 0.5625)
+        #expect(one.mean == 0.75 && one.lower == 0 && one.upper == 1)
+        let none = Intervals.meanInterval(count: 0, sum: 0, sumOfSquares: 0)
+        #expect(none.lower == 0 && none.upper == 1)
+    }
+
+    // MARK: Pairwise table
+
+    @Test("A 4-seat order with a tie gives 6 pairwise games and the right points")
+    func fourSeatOrder() {
+        var table = PairwiseTable(entrants: 4)
+        // Entrant 2 first, 0 and 3 share second, 1 last.
+        table.addFinishingOrder(entrants: [0, 1, 2, 3], places: [2, 4, 1, 2])
+        let expectedPoints: [[Double]] = [
+            [0, 1, 0, 0.5],
+            [0, 0, 0, 0],
+            [1, 1, 0, 1],
+            [0.5, 1, 0, 0],
+        ]
+        let expectedGames: [[Double]] = [
+            [0, 1, 1, 1],
+            [1, 0, 1, 1],
+            [1, 1, 0, 1],
+            [1, 1, 1, 0],
+        ]
+        #expect(table.points == expectedPoints)
+        #expect(table.games == expectedGames)
+        // m(m-1)/2 = 6 games, 6 points in all.
+        #expect(table.games.joined().reduce(0, +) == 12)
+        #expect(table.points.joined().reduce(0, +) == 6)
+    }
+
+    @Test("Two seats: a win gives 1-0, a tie half each; seats held by one entrant are skipped")
+    func twoSeatOrders() {
+        var win = PairwiseTable(entrants: 2)
+        win.addFinishingOrder(entrants: [1, 0], places: [1, 2])
+        #expect(win.points == [[0, 0], [1, 0]])
+        #expect(win.games == [[0, 1], [1, 0]])
+        var tie = PairwiseTable(entrants: 2)
+        tie.addFinishingOrder(entrants: [0, 1], places: [1, 1])
+        #expect(tie.points == [[0, 0.5], [0.5, 0]])
+        #expect(tie.games == [[0, 1], [1, 0]])
+        // Entrant 0 against two copies of entrant 1: two games, the 1-1 seat pair adds nothing.
+        var copies = PairwiseTable(entrants: 2)
+        copies.addFinishingOrder(entrants: [0, 1, 1], places: [1, 2, 3])
+        #expect(copies.points == [[0, 2], [0, 0]])
+        #expect(copies.games == [[0, 2], [2, 0]])
+    }
+
+    @Test("Tables add elementwise and with a factor")
+    func tableAddition() {
+        var a = PairwiseTable(entrants: 2)
+        a.addFinishingOrder(entrants: [0, 1], places: [1, 2])
+        var b = PairwiseTable(entrants: 2)
+        b.addFinishingOrder(entrants: [0, 1], places: [1, 1])
+        var sum = a
+        sum.add(b)
+        #expect(sum.points == [[0, 1.5], [0.5, 0]])
+        #expect(sum.games == [[0, 2], [2, 0]])
+        sum.add(a, times: 3)
+        #expect(sum.points == [[0, 4.5], [0.5, 0]])
+        #expect(sum.games == [[0, 5], [5, 0]])
+    }
+
+    // MARK: Bradley-Terry
+
+    @Test("Two entrants, 3 wins of 4, no prior: the difference is 400·log10(3)")
+    func bradleyTerryTwoEntrants() {
+        // MLE: 4·g0/(g0 + g1) = 3, so g0/g1 = 3 and the difference is 400·log10(3) = 190.8485.
+        let table = Self.table(2, [(0, 1, 3), (1, 0, 1)])
+        let ratings = BradleyTerry.fit(table, anchor: 1, priorDraws: 0)
+        #expect(Self.close(ratings[0], 190.8485))
+        #expect(ratings[1] == 0)
+    }
+
+    @Test("A consistent three-entrant table recovers gamma = 1, 2, 4; the anchor only shifts")
+    func bradleyTerryConsistentTable() {
+        // 15 games per pair with points proportional to g_i/(g_i + g_j):
+        // 1 vs 2 -> 5 : 10, 1 vs 4 -> 3 : 12, 2 vs 4 -> 5 : 10. The likelihood equations hold
+        // exactly (e.g. W_0 = 5 + 3 = 15/3 + 15/5), so the fit is 400·log10(1, 2, 4)
+        // = 0, 120.412, 240.824 relative to entrant 0.
+        let table = Self.table(3, [
+            (0, 1, 5), (1, 0, 10),
+            (0, 2, 3), (2, 0, 12),
+            (1, 2, 5), (2, 1, 10),
+        ])
+        let anchored0 = BradleyTerry.fit(table, anchor: 0, priorDraws: 0)
+        #expect(anchored0[0] == 0)
+        #expect(Self.close(anchored0[1], 120.412))
+        #expect(Self.close(anchored0[2], 240.824))
+        let anchored2 = BradleyTerry.fit(table, anchor: 2, priorDraws: 0)
+        #expect(Self.close(anchored2[0], -240.824))
+        #expect(Self.close(anchored2[1], -120.412))
+        #expect(anchored2[2] == 0)
+        // No anchor: mean 0, so (-120.412, 0, 120.412).
+        let centred = BradleyTerry.fit(table, anchor: nil, priorDraws: 0)
+        #expect(Self.close(centred[0], -120.412))
+        #expect(Self.close(centred[1], 0))
+        #expect(Self.close(centred[2], 120.412))
+    }
+
+    @Test("An undefeated entrant stays finite with the prior: 10-0 plus one virtual draw is 400·log10(21)")
+    func bradleyTerryUndefeated() {
+        // With the virtual draw: 11 games, W_0 = 10.5, W_1 = 0.5, so g0/g1 = 21 and the
+        // difference is 400·log10(21) = 528.8877.
+        let table = Self.table(2, [(0, 1, 10)])
+        let ratings = BradleyTerry.fit(table, anchor: 1)
+        #expect(Self.close(ratings[0], 528.8877))
+        #expect(ratings[1] == 0)
+        // Without an anchor each pair gets priorDraws/(n-1) = 1 virtual draw: same difference.
+        let centred = BradleyTerry.fit(table, anchor: nil)
+        #expect(Self.close(centred[0] - centred[1], 528.8877))
+        #expect(Self.close(centred[0] + centred[1], 0))
+        // Without a prior the likelihood peaks at infinity; the ratings are still finite.
+        let unbounded = BradleyTerry.fit(table, anchor: 1, priorDraws: 0)
+        #expect(unbounded.allSatisfy { $0.isFinite })
+        #expect(unbounded[0] > 1000)
+    }
+
+    @Test("A symmetric (cyclic) table gives equal ratings; an entrant without games gets the anchor's 0")
+    func bradleyTerrySymmetricAndIdle() {
+        // 0 beats 1, 1 beats 2, 2 beats 0, each 3 to 1: every entrant scores 4 of 8, so equal.
+        let cyclic = Self.table(3, [(0, 1, 3), (1, 0, 1), (1, 2, 3), (2, 1, 1), (2, 0, 3), (0, 2, 1)])
+        for rating in BradleyTerry.fit(cyclic, anchor: 0) {
+            #expect(Self.close(rating, 0, 1e-6))
+        }
+        // Entrant 2 never plays; its one virtual draw with the anchor puts it level with it.
+        let idle = Self.table(3, [(1, 0, 3), (0, 1, 1)])
+        let ratings = BradleyTerry.fit(idle, anchor: 0)
+        #expect(Self.close(ratings[2], 0, 1e-6))
+        #expect(ratings[1] > 100)
+    }
+
+    // MARK: Bootstrap
+
+    /// The mean of values 0, 0.5, 1 weighted by the drawn multiplicities of one group.
+    static func mean(_ multiplicity: [[Double]]) -> [Double] {
+        let m = multiplicity[0]
+        return [(0.5 * m[1] + m[2]) / (m[0] + m[1] + m[2])]
+    }
+
+    @Test("The bootstrap is deterministic for a seed and changes with it")
+    func bootstrapDeterministic() {
+        let groups: [[Double]] = [[10, 20, 10]]
+        let a = Bootstrap.percentileIntervals(groups: groups, replicates: 500, seed: 1, statistic: Self.mean)
+        let b = Bootstrap.percentileIntervals(groups: groups, replicates: 500, seed: 1, statistic: Self.mean)
+        let c = Bootstrap.percentileIntervals(groups: groups, replicates: 500, seed: 2, statistic: Self.mean)
+        #expect(a.count == 1)
+        #expect(a[0].lower == b[0].lower && a[0].upper == b[0].upper)
+        #expect(a[0].lower != c[0].lower || a[0].upper != c[0].upper)
+    }
+
+    @Test("The interval of a mean covers it and narrows by about 1/2 when counts are multiplied by 4")
+    func bootstrapMeanInterval() {
+        // Values 0, 0.5, 1 with counts 10, 20, 10: mean 0.5, variance (10·0.25 + 10·0.25)/40
+        // = 0.125; se = sqrt(0.125/40) = 0.05590, width ≈ 2·1.96·0.05590 = 0.2191.
+        // Counts ×4: se = sqrt(0.125/160) = 0.02795, width ≈ 0.1096.
+        let small = Bootstrap.percentileIntervals(groups: [[10, 20, 10]], replicates: 4000, seed: 7,
+                                                  statistic: Self.mean)[0]
+        let large = Bootstrap.percentileIntervals(groups: [[40, 80, 40]], replicates: 4000, seed: 7,
+                                                  statistic: Self.mean)[0]
+        #expect(small.lower < 0.5 && 0.5 < small.upper)
+        #expect(large.lower < 0.5 && 0.5 < large.upper)
+        let smallWidth = small.upper - small.lower, largeWidth = large.upper - large.lower
+        #expect(abs(smallWidth - 0.2191) < 0.03)
+        #expect(abs(largeWidth - 0.1096) < 0.015)
+        #expect(largeWidth / smallWidth > 0.4 && largeWidth / smallWidth < 0.6)
+    }
+
+    @Test("Each group draws its total; one category gives zero width; weight 0 is never drawn")
+    func bootstrapDegenerate() {
+        // Group 0 has one category of 50 units; group 1 has 3 units over weights 0, 2, 1.
+        let bounds = Bootstrap.percentileIntervals(groups: [[50], [0, 2, 1]], replicates: 200, seed: 3) { m in
+            [m[0][0], m[1][0], m[1].reduce(0, +)]
+        }
+        #expect(bounds.count == 3)
+        #expect(bounds[0].lower == 50 && bounds[0].upper == 50)
+        #expect(bounds[1].lower == 0 && bounds[1].upper == 0)
+        #expect(bounds[2].lower == 3 && bounds[2].upper == 3)
+    }
+
+    @Test("Percentiles interpolate linearly between order statistics")
+    func bootstrapPercentileInterpolation() {
+        // The statistic returns its call index, so the 11 replicates are 0...10. At level 0.9
+        // the bounds sit at positions 0.05·10 = 0.5 and 0.95·10 = 9.5 -> (0.5, 9.5).
+        var calls = 0
+        let bounds = Bootstrap.percentileIntervals(groups: [[1]], replicates: 11, level: 0.9, seed: 0) { _ in
+            defer { calls += 1 }
+            return [Double(calls)]
+        }
+        #expect(calls == 11)
+        #expect(Self.close(bounds[0].lower, 0.5, 1e-12))
+        #expect(Self.close(bounds[0].upper, 9.5, 1e-12))
+    }
+}
