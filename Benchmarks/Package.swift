@@ -36,6 +36,20 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "HarnessBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LabCore", package: "OpponentLab"),
+                .product(name: "RailGame", package: "OpponentLab"),
+                .product(name: "LabCatalog", package: "OpponentLab"),
+                .product(name: "Tournament", package: "OpponentLab"),
+            ],
+            path: "Benchmarks/HarnessBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

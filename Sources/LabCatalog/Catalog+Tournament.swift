@@ -30,6 +30,7 @@ extension Catalog {
         let rules = config.rules.map { (key: $0.key, value: $0.value) }
         do { try game.checkRules(rules) } catch { throw locate("rules", error.message) }
         if config.map != nil && !game.usesMap { throw locate("map", "\(game.name) has no map; remove the field") }
+        do { try game.checkMap(config.map) } catch { throw locate("map", error.message) }
         let candidate = config.candidate.flatMap { name in config.entrants.firstIndex { $0.name == name } }
         let schedule: Schedule
         do {
@@ -53,7 +54,7 @@ extension Catalog {
                 } else {
                     do {
                         table = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: seating.map { specs[$0] }))
-                    } catch { throw locate(config.map != nil && made.isEmpty ? "map" : "rules", error.message) }
+                    } catch { throw locate("rules", error.message) }
                     made[key] = table
                     if setupLines.isEmpty { setupLines = table.setupLines }
                     for warning in table.warnings where !warnings.contains(warning) { warnings.append(warning) }

@@ -56,6 +56,8 @@ public protocol GameEntry: Sendable {
     var usesMap: Bool { get }
     /// Checks rule settings alone (knob names and values).
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError)
+    /// Checks the map a table would load (`path`, or the game's default).
+    func checkMap(_ path: String?) throws(InputError)
     /// Checks the setup (rules, map, seat count, every strategy) and makes a table.
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable
     /// Names of the game's own per-seat columns in a tournament's `matches.csv`.
@@ -66,6 +68,7 @@ public protocol GameEntry: Sendable {
 
 extension GameEntry {
     public var usesMap: Bool { false }
+    public func checkMap(_ path: String?) throws(InputError) {}
     public var tournamentColumns: [String] { seatStatNames }
     public func tournamentColumns(_ report: MatchReport, seat: Int) -> [String] { report.seatStats[seat].map(String.init) }
 }
@@ -111,13 +114,19 @@ extension MatchTable {
     }
 }
 
+/// The play loop of one concrete game: made where the game type is known (each game's
+/// entry), so `Match.play` is specialised for it instead of reaching the state through
+/// generic witnesses, which copy it on every call.
+typealias PlayLoop<G: Game> = @Sendable (_ seed: UInt64, _ strategySeed: UInt64?, _ buffer: inout ActionBuffer,
+                                         _ observe: ((G.State, Int, G.State) -> Void)?) -> (outcome: Outcome, final: G.State)
+
 /// A table for a concrete game: the one generic bridge between games and the harness.
 struct Table<G: Game>: MatchTable {
     let game: G
-    let factories: [StrategyFactory<G>]
     let players: [StrategySpec]
     let setupLines: [String]
     var warnings: [String] = []
+    let loop: PlayLoop<G>
 
     var seatCount: Int { game.seatCount }
 
@@ -129,8 +138,7 @@ struct Table<G: Game>: MatchTable {
                                 detail: after.traceDetail(seat: before.currentSeat), board: after.renderBoard()))
             }
         }
-        let (outcome, final) = Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories,
-                                         buffer: &buffer, observe: observe)
+        let (outcome, final) = loop(seed, strategySeed, &buffer, observe)
         return MatchReport(outcome: outcome, seatStats: (0..<game.seatCount).map(final.seatStats),
                            board: render ? final.renderBoard() : nil)
     }

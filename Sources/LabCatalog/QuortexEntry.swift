@@ -42,9 +42,10 @@ struct QuortexEntry: GameEntry {
         let warnings = s.opposedSoloSeats.map { a, b in
             "P\(a) (edge \(s.edges[a])) and P\(b) (edge \(s.edges[b])) play alone on opposite edges: every path between them is a tie"
         }
-        return Table(game: game, factories: factories, players: setup.players,
+        return Table(game: game, players: setup.players,
                      setupLines: ["board radius \(rules.radius) (\(s.board.cells.count) cells), bag \(rules.bag.map(String.init).joined(separator: ","))",
                                   "seats: \(seats); turn order \(s.turnOrder.map { "P\($0)" }.joined(separator: " "))", "sides: \(sides)"],
-                     warnings: warnings)
+                     warnings: warnings,
+                     loop: { Match.play(game, seed: $0, strategySeed: $1, factories: factories, buffer: &$2, observe: $3) })
     }
 }

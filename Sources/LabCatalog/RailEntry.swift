@@ -12,6 +12,7 @@ struct RailEntry: GameEntry {
     var usesMap: Bool { true }
 
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try RailRules(settings: rules) }
+    func checkMap(_ path: String?) throws(InputError) { _ = try RailMapFile.load(path: path ?? RailMapFile.defaultPath) }
 
     static let entries: [StrategyEntry<RailGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the legal actions") { _ in
@@ -40,8 +41,9 @@ struct RailEntry: GameEntry {
         let game = try RailGame(map: map, rules: rules, seatCount: setup.players.count)
         let factories = try resolve(setup.players, in: Self.entries)
         let changed = setup.rules.map { "\($0.key)=\($0.value)" }
-        return Table(game: game, factories: factories, players: setup.players,
+        return Table(game: game, players: setup.players,
                      setupLines: ["map \(map.name) (\(path)): \(map.cities.count) cities, \(map.railroads.count) railroads",
-                                  "rules: " + (changed.isEmpty ? "defaults" : changed.joined(separator: ", "))])
+                                  "rules: " + (changed.isEmpty ? "defaults" : changed.joined(separator: ", "))],
+                     loop: { Match.play(game, seed: $0, strategySeed: $1, factories: factories, buffer: &$2, observe: $3) })
     }
 }

@@ -46,6 +46,7 @@ public enum Match {
     ///
     /// A tournament plays one deal several times with the seating rotated; it passes a
     /// strategy seed per rotation, so a seat's random choices differ between them.
+    @inlinable
     public static func play<G: Game>(
         _ game: G,
         seed: UInt64,

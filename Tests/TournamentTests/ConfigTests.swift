@@ -337,15 +337,23 @@ struct ConfigErrorTests {
               RefusedConfig(minimal.replacingOccurrences(of: "name: t\n", with: "name: \(String(repeating: "x", count: 65))\n"),
                             "config.yaml:1:7: name: expected 1 to 64 characters from A-Z a-z 0-9 . _ - not starting with '.', found '\(String(repeating: "x", count: 65))'"),
               RefusedConfig(minimal + "  - {name: c, strategy: \"\"}\n",
-                            "config.yaml:6:25: entrants[2].strategy: expected a strategy spec such as name or name(key=value, ...), found ''"),
+                            "config.yaml:6:25: entrants[2].strategy: expected a strategy spec such as name or name(key=value, ...), on one line, found ''"),
               RefusedConfig(minimal + "  - {name: '', strategy: random}\n",
-                            "config.yaml:6:12: entrants[2].name: expected a non-empty entrant name, found ''"),
+                            "config.yaml:6:12: entrants[2].name: expected a non-empty entrant name on one line (no control characters), found ''"),
               RefusedConfig(minimal.replacingOccurrences(of: "game: rail", with: "game: ''"),
                             "config.yaml:2:7: game: expected a game name, found ''"),
           ])
     func outOfRange(_ refused: RefusedConfig) throws {
         let message = try failure(refused.yaml)
         #expect(message == refused.message)
+    }
+
+    @Test("An entrant name or strategy with a line break is refused: matches.csv keeps one row per line")
+    func lineBreaksRefused() throws {
+        let name = try failure(minimal + "  - {name: \"c\\npu\", strategy: random}\n")
+        #expect(name.hasPrefix("config.yaml:6:12: entrants[2].name: expected a non-empty entrant name on one line"))
+        let strategy = try failure(minimal + "  - {name: c, strategy: \"random\\r\\n\"}\n")
+        #expect(strategy.hasPrefix("config.yaml:6:25: entrants[2].strategy: expected a strategy spec"))
     }
 
     @Test("An unknown format lists the accepted ones")

@@ -1,5 +1,6 @@
 import Testing
-import Tournament
+import LabCore
+@testable import Tournament
 
 /// Expected values below are worked out by hand (z = 1.959964, z² = 3.8414588) in the
 /// comments, never by calling the code under test.
@@ -286,5 +287,32 @@ struct StatisticsTests {
         #expect(calls == 11)
         #expect(Self.close(bounds[0].lower, 0.5, 1e-12))
         #expect(Self.close(bounds[0].upper, 9.5, 1e-12))
+    }
+
+    @Test("Binomial draws have mean n·p and variance n·p·(1-p) in the exact and the normal branch, and respect the edges",
+          arguments: [(20, 0.3), (400, 0.05), (5_000, 0.5), (100_000, 0.98)])
+    func binomialMoments(_ n: Int, _ p: Double) {
+        var rng = LabRandom(seed: 99)
+        let draws = 4_000
+        var sum = 0.0, squares = 0.0
+        for _ in 0..<draws {
+            let k = Bootstrap.binomial(n, p, using: &rng)
+            #expect((0...n).contains(k))
+            sum += Double(k)
+            squares += Double(k) * Double(k)
+        }
+        let mean = sum / Double(draws), variance = squares / Double(draws) - mean * mean
+        let expectedMean = Double(n) * p, expectedVariance = Double(n) * p * (1 - p)
+        // The sample mean's standard error is sqrt(variance / draws): allow 5 of them.
+        #expect(abs(mean - expectedMean) < 5 * (expectedVariance / Double(draws)).squareRoot())
+        #expect(abs(variance / expectedVariance - 1) < 0.15)
+    }
+
+    @Test("Binomial edges: no trials, p = 0 and p = 1")
+    func binomialEdges() {
+        var rng = LabRandom(seed: 1)
+        #expect(Bootstrap.binomial(0, 0.5, using: &rng) == 0)
+        #expect(Bootstrap.binomial(50, 0, using: &rng) == 0)
+        #expect(Bootstrap.binomial(50, 1, using: &rng) == 50)
     }
 }

@@ -230,12 +230,12 @@ public struct Entrant: Sendable, Equatable, Decodable {
     /// Decodes a `{name, strategy}` mapping; both fields are required and non-empty.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.fields(CodingKeys.self, expected: "a mapping {name, strategy}")
-        let nameRule = "a non-empty entrant name"
-        let strategyRule = "a strategy spec such as name or name(key=value, ...)"
+        let nameRule = "a non-empty entrant name on one line (no control characters)"
+        let strategyRule = "a strategy spec such as name or name(key=value, ...), on one line"
         name = try c.required(String.self, .name, expected: nameRule, hint: "the entrant's name in results")
-        guard !name.trimmingSpaces.isEmpty else { throw c.error(.name, .expected(nameRule)) }
+        guard !name.trimmingSpaces.isEmpty, !name.hasControlCharacters else { throw c.error(.name, .expected(nameRule)) }
         strategy = try c.required(String.self, .strategy, expected: strategyRule, hint: "the strategy it plays, e.g. heuristic")
-        guard !strategy.trimmingSpaces.isEmpty else { throw c.error(.strategy, .expected(strategyRule)) }
+        guard !strategy.trimmingSpaces.isEmpty, !strategy.hasControlCharacters else { throw c.error(.strategy, .expected(strategyRule)) }
     }
 }
 
@@ -421,4 +421,10 @@ extension KeyedDecodingContainer {
         guard let value = try optional(type, key, expected: expected) else { throw error(key, .expected(expected)) }
         return value
     }
+}
+
+extension String {
+    /// Whether the text holds a line break, tab or other control character (a results
+    /// file keeps one record per line).
+    var hasControlCharacters: Bool { unicodeScalars.contains { $0.properties.generalCategory == .control } }
 }

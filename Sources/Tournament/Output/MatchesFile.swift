@@ -4,44 +4,75 @@ import LabCore
 /// The layout of `matches.csv`: one row per seat per match, rows of a block together,
 /// blocks in increasing order. Nothing in it depends on the clock, the thread count,
 /// the shard split or the resume point.
-struct MatchesLayout {
+struct MatchesLayout: Sendable {
     static let fixedColumns = ["run", "block", "match", "table", "seat", "entrant", "strategy", "seed", "place", "outcome",
                                "end_reason", "turns"]
     let plan: TournamentPlan
+    /// `run,` as CSV bytes.
+    private let runPrefix: [UInt8]
+    /// Per entrant, `entrant,strategy,` as CSV bytes.
+    private let entrantFields: [[UInt8]]
+
+    init(plan: TournamentPlan) {
+        self.plan = plan
+        runPrefix = Array((CSV.quote(plan.config.name) + ",").utf8)
+        entrantFields = plan.config.entrants.map { Array((CSV.quote($0.name) + "," + CSV.quote($0.strategy) + ",").utf8) }
+    }
 
     var header: [String] { Self.fixedColumns + plan.columns }
     var headerLine: String { CSV.line(header) }
     /// Rows a complete block has: one per seat of each rotation.
     var rowsPerBlock: Int { plan.schedule.seats * plan.schedule.matchesPerBlock }
 
-    /// Plays block `block` and returns its rows as CSV text.
-    func playBlock(_ block: Int, master: UInt64, buffer: inout ActionBuffer) -> (text: String, records: [MatchRecord]) {
+    /// A played block: its rows as CSV bytes, and as the statistics read them.
+    struct PlayedBlock: Sendable {
+        var bytes: [UInt8]
+        var rows: [MatchRow]
+    }
+
+    /// Plays block `block`.
+    /// - Complexity: the block's matches, plus O(row length) per row written straight
+    ///   as bytes (no per-field strings).
+    func playBlock(_ block: Int, master: UInt64, buffer: inout ActionBuffer) -> PlayedBlock {
         let schedule = plan.schedule
         let table = schedule.table(ofBlock: block)
         let deal = Schedule.dealSeed(master: master, block: block)
-        var text = ""
-        var records: [MatchRecord] = []
-        records.reserveCapacity(schedule.seats)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rowsPerBlock * 128)
+        var rows: [MatchRow] = []
+        rows.reserveCapacity(rowsPerBlock)
         for rotation in 0..<schedule.matchesPerBlock {
             let record = plan.seatings[table][rotation].play(dealSeed: deal, strategySeed: Seeds.rotation(deal, rotation: rotation),
                                                              buffer: &buffer)
             let seating = schedule.seating(table: table, rotation: rotation)
             let match = schedule.matchIndex(block: block, rotation: rotation)
+            let outcome = record.outcome
             for seat in 0..<schedule.seats {
-                let entrant = plan.config.entrants[seating[seat]]
-                text += CSV.line([plan.config.name, String(block), String(match), String(table), String(seat), entrant.name,
-                                  entrant.strategy, String(deal), String(record.outcome.places[seat]),
-                                  record.outcome.result(of: seat).rawValue, record.outcome.endReason, String(record.outcome.turns)]
-                                 + record.seatColumns[seat])
+                let result = outcome.result(of: seat)
+                bytes += runPrefix
+                CSV.append(block, to: &bytes)
+                CSV.append(match, to: &bytes)
+                CSV.append(table, to: &bytes)
+                CSV.append(seat, to: &bytes)
+                bytes += entrantFields[seating[seat]]
+                CSV.append(deal, to: &bytes)
+                CSV.append(outcome.places[seat], to: &bytes)
+                CSV.append(result.rawValue, to: &bytes)
+                CSV.append(outcome.endReason, to: &bytes)
+                CSV.append(outcome.turns, to: &bytes, last: record.seatColumns[seat].isEmpty)
+                for (k, value) in record.seatColumns[seat].enumerated() {
+                    CSV.append(value, to: &bytes, last: k == record.seatColumns[seat].count - 1)
+                }
+                rows.append(MatchRow(block: block, match: match, table: table, seat: seat, entrant: seating[seat],
+                                     place: outcome.places[seat], result: result, turns: outcome.turns))
             }
-            records.append(record)
         }
-        return (text, records)
+        return PlayedBlock(bytes: bytes, rows: rows)
     }
 }
 
 /// One row of `matches.csv`, as the statistics read it.
-struct MatchRow {
+struct MatchRow: Sendable {
     var block: Int
     var match: Int
     var table: Int

@@ -100,21 +100,41 @@ struct ResolvedConfig: Codable, Equatable {
 
 /// File helpers with errors that name the path.
 enum Files {
-    /// Writes `data` to a temporary file beside `path` and renames it into place, so a
-    /// reader never sees half a file.
+    /// Writes `data` to a temporary file beside `path` and renames it over `path`
+    /// (rename(2) replaces atomically), so a reader or a crash never leaves half a file
+    /// or none.
     static func writeAtomically(_ data: Data, to path: String) throws(InputError) {
         let temporary = path + ".partial"
         do {
             try data.write(to: URL(fileURLWithPath: temporary))
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: temporary, toPath: path)
         } catch {
-            throw InputError("cannot write \(path): \(error.localizedDescription)")
+            throw InputError("cannot write \(temporary): \(error.localizedDescription)")
+        }
+        guard rename(temporary, path) == 0 else {
+            throw InputError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
     }
 
     static func writeAtomically(_ text: String, to path: String) throws(InputError) {
         try writeAtomically(Data(text.utf8), to: path)
+    }
+
+    /// Appends `bytes` with write(2) straight from the buffer (one call per block, no
+    /// copy into `Data`); nil, or what went wrong.
+    static func append(_ bytes: [UInt8], to handle: FileHandle) -> String? {
+        let fd = handle.fileDescriptor
+        return bytes.withUnsafeBytes { raw -> String? in
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                done += n
+            }
+            return nil
+        }
     }
 
     /// Peak resident memory of this process, in MiB.

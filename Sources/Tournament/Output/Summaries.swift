@@ -17,11 +17,11 @@ struct Tally {
     var pairwise: PairwiseTable
     /// Per pair of entrants (i < j, key i * n + j): blocks where they met, and the sum
     /// and sum of squares of i's block score against j.
-    var pairBlocks: [Int: (count: Int, sum: Double, squares: Double)] = [:]
-    /// Per table, how many blocks ended with each pattern of pairwise points (half
-    /// points of each pair of the table's entrants, in table order): the bootstrap's
-    /// resampling units.
-    var patterns: [[[Int]: Int]]
+    var pairBlocks: [(count: Int, sum: Double, squares: Double)]
+    /// Per table, how many blocks ended with each pattern of pairwise points: the half
+    /// points of each pair of the table's entrants (in table order), 4 bits a pair. The
+    /// bootstrap's resampling units.
+    var patterns: [[UInt64: Int]]
     var blocks = 0
 
     init(plan: TournamentPlan) {
@@ -34,18 +34,24 @@ struct Tally {
         placeSum = matches
         score = Array(repeating: 0, count: n)
         pairwise = PairwiseTable(entrants: n)
+        pairBlocks = Array(repeating: (0, 0, 0), count: n * n)
         patterns = Array(repeating: [:], count: plan.schedule.tables.count)
     }
 
     /// Adds one complete block (rows in file order: per rotation, per seat).
+    /// - Complexity: O(rows x seats); no allocation.
     mutating func add(block rows: [MatchRow]) {
         let seats = plan.schedule.seats
         let n = plan.config.entrants.count
-        var local = PairwiseTable(entrants: n)
+        let t = rows[0].table
+        let table = plan.schedule.tables[t]
+        // Half points of the lower table position of each pair, 4 bits per pair.
+        var halves: UInt64 = 0
         for start in stride(from: 0, to: rows.count, by: seats) {
-            let match = rows[start..<(start + seats)]
-            let firsts = match.count(where: { $0.place == 1 })
-            for row in match {
+            var firsts = 0
+            for k in start..<(start + seats) where rows[k].place == 1 { firsts += 1 }
+            for k in start..<(start + seats) {
+                let row = rows[k]
                 matches[row.entrant] += 1
                 placeSum[row.entrant] += row.place
                 switch row.result {
@@ -54,28 +60,41 @@ struct Tally {
                 case .loss: losses[row.entrant] += 1
                 }
                 if row.place == 1 { score[row.entrant] += 1 / Double(firsts) }
-            }
-            local.addFinishingOrder(entrants: match.map(\.entrant), places: match.map(\.place))
-        }
-        pairwise.add(local)
-        let table = plan.schedule.tables[rows[0].table]
-        var pattern: [Int] = []
-        for a in 0..<table.count {
-            for b in (a + 1)..<table.count {
-                let (i, j) = (min(table[a], table[b]), max(table[a], table[b]))
-                let games = local.games[i][j]
-                guard games > 0 else { pattern.append(0); continue }
-                pattern.append(Int((local.points[table[a]][table[b]] * 2).rounded()))
-                let s = local.points[i][j] / games
-                var entry = pairBlocks[i * n + j] ?? (0, 0, 0)
-                entry.count += 1
-                entry.sum += s
-                entry.squares += s * s
-                pairBlocks[i * n + j] = entry
+                // Every later seat: one pairwise game (the better place wins, equal tie).
+                for l in (k + 1)..<(start + seats) {
+                    let other = rows[l]
+                    let mine: UInt64 = row.place < other.place ? 2 : row.place == other.place ? 1 : 0
+                    let (a, b) = (position(of: row.entrant, in: table), position(of: other.entrant, in: table))
+                    let shift = UInt64(Self.pairIndex(min(a, b), max(a, b), seats: seats) * 4)
+                    halves += (a < b ? mine : 2 - mine) << shift
+                }
             }
         }
-        patterns[rows[0].table][pattern, default: 0] += 1
+        let games = Double(plan.schedule.matchesPerBlock)
+        for a in 0..<seats {
+            for b in (a + 1)..<seats {
+                let h = Double((halves >> UInt64(Self.pairIndex(a, b, seats: seats) * 4)) & 0xF)
+                let (i, j) = (table[a], table[b])
+                pairwise.addGames(games, points: h / 2, of: i, against: j)
+                // Block score of the lower-numbered entrant of the pair.
+                let s = i < j ? h / 2 / games : 1 - h / 2 / games
+                let key = min(i, j) * n + max(i, j)
+                pairBlocks[key].count += 1
+                pairBlocks[key].sum += s
+                pairBlocks[key].squares += s * s
+            }
+        }
+        patterns[t][halves, default: 0] += 1
         blocks += 1
+    }
+
+    /// Index of table positions a < b among the table's pairs, in order (0,1), (0,2), ...
+    static func pairIndex(_ a: Int, _ b: Int, seats: Int) -> Int { a * (2 * seats - a - 1) / 2 + (b - a - 1) }
+
+    private func position(of entrant: Int, in table: [Int]) -> Int {
+        var p = 0
+        while table[p] != entrant { p += 1 }
+        return p
     }
 
     // MARK: Figures
@@ -95,7 +114,7 @@ struct Tally {
         let n = plan.config.entrants.count
         let point = BradleyTerry.fit(pairwise, anchor: plan.anchor)
         // Categories per table in a fixed order, so the resampling is reproducible.
-        let categories = patterns.map { $0.keys.sorted { $0.lexicographicallyPrecedes($1) } }
+        let categories = patterns.map { $0.keys.sorted() }
         let groups = zip(patterns, categories).map { table, keys in keys.map { Double(table[$0]!) } }
         guard blocks > 1 else {
             return Ratings(rating: point, lower: point, upper: point)
@@ -108,15 +127,10 @@ struct Tally {
             let seating = plan.schedule.tables[t]
             return keys.map { pattern in
                 var one = PairwiseTable(entrants: n)
-                var k = 0
                 for a in 0..<seating.count {
                     for b in (a + 1)..<seating.count {
-                        let h = pattern[k]
-                        k += 1
-                        for g in 0..<games {
-                            let places = g < h / 2 ? [1, 2] : g < h / 2 + h % 2 ? [1, 1] : [2, 1]
-                            one.addFinishingOrder(entrants: [seating[a], seating[b]], places: places)
-                        }
+                        let h = (pattern >> UInt64(Self.pairIndex(a, b, seats: seating.count) * 4)) & 0xF
+                        one.addGames(Double(games), points: Double(h) / 2, of: seating[a], against: seating[b])
                     }
                 }
                 return one
@@ -165,7 +179,7 @@ struct Tally {
                 let games = pairwise.games[i][j]
                 guard games > 0 else { continue }
                 let points = pairwise.points[i][j]
-                let stats = pairBlocks[min(i, j) * n + max(i, j)] ?? (0, 0, 0)
+                let stats = pairBlocks[min(i, j) * n + max(i, j)]
                 // Block scores are kept for the lower-numbered entrant; mirror them.
                 let sum = i < j ? stats.sum : Double(stats.count) - stats.sum
                 let squares = i < j ? stats.squares : Double(stats.count) - 2 * stats.sum + stats.squares

@@ -31,16 +31,20 @@ final class Progress {
         played = Array(repeating: 0, count: entrants.count)
     }
 
-    /// Counts one finished block: per match, the entrant and score of every seat.
-    func add(block results: [[(entrant: Int, score: Double)]]) {
+    /// Counts one finished block (its rows: per match, one per seat).
+    func add(block rows: [MatchRow], seats: Int) {
         blocks += 1
-        for match in results {
+        for start in stride(from: 0, to: rows.count, by: seats) {
             matches += 1
-            for seat in match {
-                score[seat.entrant] += seat.score
-                played[seat.entrant] += 1
+            let match = rows[start..<(start + seats)]
+            let firsts = match.count(where: { $0.place == 1 })
+            for row in match {
+                if row.place == 1 { score[row.entrant] += 1 / Double(firsts) }
+                played[row.entrant] += 1
             }
         }
+        // Read the clock every 16 blocks: a block can take a few microseconds.
+        guard blocks % 16 == 0 || blocks == total else { return }
         let now = Date()
         if now.timeIntervalSince(lastPrint) >= interval || blocks == total {
             lastPrint = now

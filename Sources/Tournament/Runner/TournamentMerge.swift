@@ -86,10 +86,7 @@ public enum TournamentMerge {
         for reader in readers where try reader.nextBlock() != nil || reader.tailLength > 0 {
             throw InputError("\(reader.path): rows after the shard's last block")
         }
-        do {
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: partial, toPath: path)
-        } catch { throw InputError("cannot write \(path): \(error.localizedDescription)") }
+        guard rename(partial, path) == 0 else { throw InputError("cannot write \(path): \(String(cString: strerror(errno)))") }
         let table = try TournamentRunner.writeSummaries(tally, to: directory)
         let records = (1...count).map { byIndex[$0]!.record }
         let seconds = records.reduce(0) { $0 + $1.seconds }

@@ -69,6 +69,9 @@ public enum TournamentRunner {
         let existing = FileManager.default.fileExists(atPath: directory)
             && !((try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty ?? true)
         var done = 0
+        // The summaries' totals: the file's blocks on resume, then each block as it is
+        // appended (the same rows, in the same order, so the same bytes come out).
+        var tally = Tally(plan: plan)
         var startedAt = RunRecord.now()
         var resumedAt: Int?
         if existing && options.resume {
@@ -80,7 +83,7 @@ public enum TournamentRunner {
                 throw InputError("\(directory) holds shard \(record.shard), not \(options.shard)")
             }
             let reader = try MatchesReader(path: matchesPath, layout: layout, expecting: shardBlocks)
-            while try reader.nextBlock() != nil {}
+            while let block = try reader.nextBlock() { tally.add(block: block.rows) }
             if reader.tailLength > 0 {
                 try truncate(matchesPath, to: reader.validLength)
                 notes.append("dropped \(reader.tailLength) bytes of an unfinished block at the end of matches.csv")
@@ -116,49 +119,41 @@ public enum TournamentRunner {
         _ = try? output.seekToEnd()
         let progress = Progress(total: shardBlocks.count, done: done, entrants: plan.entrantNames, quiet: options.quiet)
         let clock = Date()
-        var played = 0
+        var playedBlocks = 0
         var failure: InputError?
         let master = plan.config.seed
         ParallelBlocks.run(blocks: Array(shardBlocks[done...]), threads: threads, window: threads * 32,
                            play: { block, buffer in layout.playBlock(block, master: master, buffer: &buffer) },
-                           emit: { block, result in
-                               do {
-                                   try output.write(contentsOf: Data(result.text.utf8))
-                               } catch {
-                                   failure = InputError("cannot append to \(matchesPath): \(error.localizedDescription)")
+                           emit: { _, played in
+                               if let problem = Files.append(played.bytes, to: output) {
+                                   failure = InputError("cannot append to \(matchesPath): \(problem)")
                                    return false
                                }
-                               played += 1
-                               let table = plan.schedule.table(ofBlock: block)
-                               progress.add(block: result.records.enumerated().map { rotation, match in
-                                   let seating = plan.schedule.seating(table: table, rotation: rotation)
-                                   return seating.indices.map { (seating[$0], match.outcome.score(of: $0)) }
-                               })
+                               playedBlocks += 1
+                               tally.add(block: played.rows)
+                               progress.add(block: played.rows, seats: plan.schedule.seats)
                                return true
                            })
         progress.finish()
         if let failure { throw failure }
         let seconds = Date().timeIntervalSince(clock)
 
-        // 3. The summaries, from the file alone.
-        var tally = Tally(plan: plan)
-        let reader = try MatchesReader(path: matchesPath, layout: layout, expecting: shardBlocks)
-        while let block = try reader.nextBlock() { tally.add(block: block.rows) }
-        guard reader.blocksRead == shardBlocks.count, reader.tailLength == 0 else {
-            throw InputError("\(matchesPath) holds \(reader.blocksRead) of \(shardBlocks.count) blocks after the run")
+        // 3. The summaries.
+        guard tally.blocks == shardBlocks.count else {
+            throw InputError("\(matchesPath) holds \(tally.blocks) of \(shardBlocks.count) blocks after the run")
         }
         let table = try writeSummaries(tally, to: directory)
-        let matches = played * plan.schedule.matchesPerBlock
+        let matches = playedBlocks * plan.schedule.matchesPerBlock
         record.status = .complete
-        record.blocksDone = reader.blocksRead
-        record.matchesDone = reader.blocksRead * plan.schedule.matchesPerBlock
+        record.blocksDone = tally.blocks
+        record.matchesDone = tally.blocks * plan.schedule.matchesPerBlock
         record.finished = RunRecord.now()
         record.seconds = seconds
         record.matchesThisSession = matches
         record.matchesPerSecond = seconds > 0 ? Double(matches) / seconds : 0
         record.peakMemoryMB = Files.peakMemoryMB()
         try record.write(to: directory)
-        return RunResult(directory: directory, blocksPlayed: played, matchesPlayed: matches,
+        return RunResult(directory: directory, blocksPlayed: playedBlocks, matchesPlayed: matches,
                          matchesPerSecond: record.matchesPerSecond, threads: threads, table: table, notes: notes)
     }
 

@@ -47,6 +47,14 @@ public struct PairwiseTable: Sendable, Equatable {
 
     /// Adds another table's counts elementwise.
     /// - Complexity: O(n²).
+    /// Adds `games` games between `a` and `b` in which `a` scored `points`.
+    mutating func addGames(_ games: Double, points: Double, of a: Int, against b: Int) {
+        self.games[a][b] += games
+        self.games[b][a] += games
+        self.points[a][b] += points
+        self.points[b][a] += games - points
+    }
+
     public mutating func add(_ other: PairwiseTable) {
         add(other, times: 1)
     }
