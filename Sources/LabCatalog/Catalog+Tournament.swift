@@ -38,35 +38,40 @@ extension Catalog {
                                     blocksPerTable: config.blocks)
         } catch { throw locate("seats", error.message) }
 
-        // One table per distinct seating; the map is read and checked once.
-        var made: [[String]: any MatchTable] = [:]
-        var seatings: [[any SeatedTable]] = []
-        var setupLines: [String] = []
-        var warnings: [String] = []
-        for t in schedule.tables.indices {
-            var row: [any SeatedTable] = []
-            for rotation in 0..<schedule.seats {
-                let seating = schedule.seating(table: t, rotation: rotation)
-                let key = seating.map { config.entrants[$0].strategy }
-                let table: any MatchTable
-                if let known = made[key] {
-                    table = known
-                } else {
-                    do {
-                        table = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: seating.map { specs[$0] }))
-                    } catch { throw locate("rules", error.message) }
-                    made[key] = table
-                    if setupLines.isEmpty { setupLines = table.setupLines }
-                    for warning in table.warnings where !warnings.contains(warning) { warnings.append(warning) }
+        // One table per distinct seating.
+        let checkedSpecs = specs
+        let build: @Sendable () throws(InputError) -> (seatings: [[any SeatedTable]], setupLines: [String], warnings: [String]) = {
+            var made: [[String]: any MatchTable] = [:]
+            var seatings: [[any SeatedTable]] = []
+            var setupLines: [String] = []
+            var warnings: [String] = []
+            for t in schedule.tables.indices {
+                var row: [any SeatedTable] = []
+                for rotation in 0..<schedule.seats {
+                    let seating = schedule.seating(table: t, rotation: rotation)
+                    let key = seating.map { config.entrants[$0].strategy }
+                    let table: any MatchTable
+                    if let known = made[key] {
+                        table = known
+                    } else {
+                        table = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: seating.map { checkedSpecs[$0] }))
+                        made[key] = table
+                        if setupLines.isEmpty { setupLines = table.setupLines }
+                        for warning in table.warnings where !warnings.contains(warning) { warnings.append(warning) }
+                    }
+                    row.append(CatalogSeatedTable(table: table, game: game))
                 }
-                row.append(CatalogSeatedTable(table: table, game: game))
+                seatings.append(row)
             }
-            seatings.append(row)
+            return (seatings, setupLines, warnings)
         }
+        let first: (seatings: [[any SeatedTable]], setupLines: [String], warnings: [String])
+        do { first = try build() } catch { throw locate("rules", error.message) }
         // The documented CPU, as documented (no parameters), anchors the ratings.
         let anchor = specs.firstIndex { $0.name == game.documentedCPU && $0.parameters.isEmpty }
-        return TournamentPlan(config: config, schedule: schedule, seatings: seatings, columns: game.tournamentColumns, anchor: anchor,
-                              setupLines: setupLines, warnings: warnings)
+        return TournamentPlan(config: config, schedule: schedule, seatings: first.seatings, columns: game.tournamentColumns,
+                              anchor: anchor, setupLines: first.setupLines, warnings: first.warnings,
+                              makeSeatings: { () throws(InputError) in try build().seatings })
     }
 }
 

@@ -33,7 +33,7 @@ struct MatchesLayout: Sendable {
     /// Plays block `block`.
     /// - Complexity: the block's matches, plus O(row length) per row written straight
     ///   as bytes (no per-field strings).
-    func playBlock(_ block: Int, master: UInt64, buffer: inout ActionBuffer) -> PlayedBlock {
+    func playBlock(_ block: Int, master: UInt64, seatings: [[any SeatedTable]], buffer: inout ActionBuffer) -> PlayedBlock {
         let schedule = plan.schedule
         let table = schedule.table(ofBlock: block)
         let deal = Schedule.dealSeed(master: master, block: block)
@@ -42,7 +42,7 @@ struct MatchesLayout: Sendable {
         var rows: [MatchRow] = []
         rows.reserveCapacity(rowsPerBlock)
         for rotation in 0..<schedule.matchesPerBlock {
-            let record = plan.seatings[table][rotation].play(dealSeed: deal, strategySeed: Seeds.rotation(deal, rotation: rotation),
+            let record = seatings[table][rotation].play(dealSeed: deal, strategySeed: Seeds.rotation(deal, rotation: rotation),
                                                              buffer: &buffer)
             let seating = schedule.seating(table: table, rotation: rotation)
             let match = schedule.matchIndex(block: block, rotation: rotation)

@@ -13,24 +13,24 @@ import Synchronization
 enum ParallelBlocks {
     /// - Parameters:
     ///   - blocks: block numbers in the order their results must come out.
-    ///   - play: plays one block (called concurrently).
+    ///   - play: plays one block on worker `w` (0..<threads; called concurrently).
     ///   - emit: receives each result in order (called under a lock, never concurrently);
     ///     returning false stops the run after the blocks already claimed.
     static func run<Result: Sendable>(blocks: [Int], threads: Int, window: Int,
-                                      play: @Sendable (Int, inout ActionBuffer) -> Result,
+                                      play: @Sendable (_ worker: Int, _ block: Int, inout ActionBuffer) -> Result,
                                       emit: (Int, Result) -> Bool) {
         guard !blocks.isEmpty else { return }
         let workers = max(1, min(threads, blocks.count))
         if workers == 1 {
             var buffer = ActionBuffer()
-            for block in blocks where !emit(block, play(block, &buffer)) { return }
+            for block in blocks where !emit(block, play(0, block, &buffer)) { return }
             return
         }
         let slots = DispatchSemaphore(value: max(window, workers))
         let state = Mutex(Parked<Result>())
         withoutActuallyEscaping(emit) { emit in
             let handOver = UnsafeSendableBox(emit)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 var buffer = ActionBuffer()
                 while true {
                     slots.wait()
@@ -40,7 +40,7 @@ enum ParallelBlocks {
                         return parked.nextClaim
                     }
                     guard let position else { slots.signal(); return }
-                    let result = play(blocks[position], &buffer)
+                    let result = play(worker, blocks[position], &buffer)
                     state.withLock { parked in
                         parked.ready[position] = result
                         while let next = parked.ready.removeValue(forKey: parked.nextEmit) {

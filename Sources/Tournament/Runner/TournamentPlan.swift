@@ -33,9 +33,15 @@ public struct TournamentPlan: Sendable {
     /// Set-up lines (map, rules) and warnings, for the user to read.
     public let setupLines: [String]
     public let warnings: [String]
+    /// Makes another set of tables like `seatings`, sharing no objects with it, for a
+    /// second worker thread: two threads retaining one map or rules object on every turn
+    /// fight over its cache line and lose a quarter of the second core. nil: workers
+    /// share `seatings`.
+    public let makeSeatings: (@Sendable () throws(InputError) -> [[any SeatedTable]])?
 
     public init(config: TournamentConfig, schedule: Schedule, seatings: [[any SeatedTable]], columns: [String],
-                anchor: Int?, setupLines: [String] = [], warnings: [String] = []) {
+                anchor: Int?, setupLines: [String] = [], warnings: [String] = [],
+                makeSeatings: (@Sendable () throws(InputError) -> [[any SeatedTable]])? = nil) {
         precondition(seatings.count == schedule.tables.count && seatings.allSatisfy { $0.count == schedule.seats })
         self.config = config
         self.schedule = schedule
@@ -44,6 +50,7 @@ public struct TournamentPlan: Sendable {
         self.anchor = anchor
         self.setupLines = setupLines
         self.warnings = warnings
+        self.makeSeatings = makeSeatings
     }
 
     /// The entrants' names, in config order.

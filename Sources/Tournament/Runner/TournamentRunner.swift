@@ -122,8 +122,17 @@ public enum TournamentRunner {
         var playedBlocks = 0
         var failure: InputError?
         let master = plan.config.seed
+        // A set of tables per worker, so threads share no objects they retain per turn.
+        let workers = max(1, min(threads, shardBlocks.count - done))
+        var perWorker = [plan.seatings]
+        if let make = plan.makeSeatings {
+            for _ in 1..<workers { perWorker.append(try make()) }
+        }
+        let seatings = perWorker
         ParallelBlocks.run(blocks: Array(shardBlocks[done...]), threads: threads, window: threads * 32,
-                           play: { block, buffer in layout.playBlock(block, master: master, buffer: &buffer) },
+                           play: { worker, block, buffer in
+                               layout.playBlock(block, master: master, seatings: seatings[min(worker, seatings.count - 1)], buffer: &buffer)
+                           },
                            emit: { _, played in
                                if let problem = Files.append(played.bytes, to: output) {
                                    failure = InputError("cannot append to \(matchesPath): \(problem)")
