@@ -10,9 +10,8 @@ setup:            ## install missing system packages (pkg-config, libopenblas-de
 build: setup      ## release build of the oplab command
 	$(SWIFT) build -c release --product oplab
 
-run: build        ## the main job: a default match from configs/ (a tournament once the harness lands)
-	$(OPLAB) map check configs/maps/train-depot-europe.json
-	$(OPLAB) play rail --player heuristic --player shipped-cpu --seed 7
+run: build        ## the main job: the quickstart tournament into results/quickstart/ (replaced each time)
+	$(OPLAB) tournament configs/quickstart.yaml --force
 
 test: setup       ## every test suite (Swift Testing)
 	$(SWIFT) test
