@@ -167,20 +167,26 @@ extension QuortexState {
         // Room for one whole vector past the last action.
         buffer.fill(upTo: some.nonzeroBitCount &* k &+ 8) { out in
             let raw = UnsafeMutableRawPointer(out)
-            var rest = some
             var n = 0
-            while rest != 0 {
-                let cell = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                let base = Int32(truncatingIfNeeded: cell &* 6)
-                if every & (CellSet(1) << cell) != 0 {
-                    // All k rotations at once (lanes past k are overwritten next).
-                    raw.storeBytes(of: list &+ SIMD8(repeating: base), toByteOffset: n &* 4, as: SIMD8<Int32>.self)
-                    n &+= k
-                } else {
-                    for i in 0..<k where masks[Int(list[i])] & (CellSet(1) << cell) != 0 {
-                        out[n] = base &+ list[i]
-                        n &+= 1
+            // Word by word: 64-bit bit tricks are cheaper than 128-bit ones.
+            for word in 0..<2 {
+                let shift = UInt128(word &* 64)
+                var rest = UInt64(truncatingIfNeeded: some >> shift)
+                let everyWord = UInt64(truncatingIfNeeded: every >> shift)
+                while rest != 0 {
+                    let bit = rest.trailingZeroBitCount
+                    rest &= rest &- 1
+                    let cell = word &* 64 &+ bit
+                    let base = Int32(truncatingIfNeeded: cell &* 6)
+                    if everyWord & (UInt64(1) << bit) != 0 {
+                        // All k rotations at once (lanes past k are overwritten next).
+                        raw.storeBytes(of: list &+ SIMD8(repeating: base), toByteOffset: n &* 4, as: SIMD8<Int32>.self)
+                        n &+= k
+                    } else {
+                        for i in 0..<k where masks[Int(list[i])] & (CellSet(1) << cell) != 0 {
+                            out[n] = base &+ list[i]
+                            n &+= 1
+                        }
                     }
                 }
             }
