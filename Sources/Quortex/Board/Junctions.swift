@@ -12,7 +12,7 @@ struct Junctions {
     private let adjacency: UnsafeMutablePointer<CellSet>
     /// Empty cells reaching a port of each edge.
     private let edges: UnsafeMutablePointer<CellSet>
-    /// Search scratch: levels, then the separator search's stack.
+    /// Search scratch: the levels of a breadth-first search.
     private let work: UnsafeMutablePointer<CellSet>
     let empty: CellSet
     let cellCount: Int
@@ -216,10 +216,32 @@ struct Junctions {
     /// - Returns: whether it reached them and the cells of one shortest route if so;
     ///   otherwise every cell reached and every cell linked to one of them.
     private func search(from sources: CellSet, to targets: CellSet, allowed: CellSet) -> (found: Bool, route: CellSet, reached: CellSet, linked: CellSet) {
-        let levels = work
+        let bfs = levels(from: sources, to: targets, allowed: allowed)
+        guard bfs.last & targets != 0 else { return (false, 0, bfs.reached, bfs.linked) }
+        var route: CellSet = 0
+        walkBack(from: bfs.last & targets, depth: bfs.depth) { route |= CellSet(1) << $1 }
+        return (true, route, bfs.reached, bfs.linked)
+    }
+
+    /// One shortest route from `sources` to `targets` within `allowed`, its cells written
+    /// to `order` from the start side.
+    /// - Returns: the number of cells, or nil when there is no route.
+    private func shortestRoute(from sources: CellSet, to targets: CellSet, allowed: CellSet, order: UnsafeMutablePointer<Int16>) -> Int? {
+        let bfs = levels(from: sources, to: targets, allowed: allowed)
+        guard bfs.last & targets != 0 else { return nil }
+        walkBack(from: bfs.last & targets, depth: bfs.depth) { order[$0] = Int16($1) }
+        return bfs.depth &+ 1
+    }
+
+    /// Breadth-first search level by level (levels 0..<depth kept in `work`), stopping at
+    /// the first level that holds a target or when nothing new is reached.
+    /// - Returns: the number of kept levels, the last level, every cell reached, and
+    ///   every cell linked to a searched level.
+    @inline(__always)
+    private func levels(from sources: CellSet, to targets: CellSet, allowed: CellSet) -> (depth: Int, last: CellSet, reached: CellSet, linked: CellSet) {
         var reached = sources & allowed, frontier = reached, depth = 0, linked: CellSet = 0
         while frontier != 0 && frontier & targets == 0 {
-            levels[depth] = frontier
+            work[depth] = frontier
             depth &+= 1
             var next: CellSet = 0
             var f = frontier
@@ -229,44 +251,21 @@ struct Junctions {
             reached |= next
             frontier = next
         }
-        guard frontier & targets != 0 else { return (false, 0, reached, linked) }
-        var cell = (frontier & targets).trailingZeroBitCount
-        var route = CellSet(1) << cell
-        var i = depth &- 1
-        while i >= 0 {
-            cell = (levels[i] & adjacency[cell]).trailingZeroBitCount
-            route |= CellSet(1) << cell
-            i &-= 1
-        }
-        return (true, route, reached, linked)
+        return (depth, frontier, reached, linked)
     }
 
-    /// One shortest route from `sources` to `targets` within `allowed`, its cells written
-    /// to `order` from the start side.
-    /// - Returns: the number of cells, or nil when there is no route.
-    private func shortestRoute(from sources: CellSet, to targets: CellSet, allowed: CellSet, order: UnsafeMutablePointer<Int16>) -> Int? {
-        let levels = work
-        var reached = sources & allowed, frontier = reached, depth = 0
-        while frontier != 0 && frontier & targets == 0 {
-            levels[depth] = frontier
-            depth &+= 1
-            var next: CellSet = 0
-            var f = frontier
-            while f != 0 { next |= adjacency[f.trailingZeroBitCount]; f &= f &- 1 }
-            next &= allowed & ~reached
-            reached |= next
-            frontier = next
-        }
-        guard frontier & targets != 0 else { return nil }
-        var cell = (frontier & targets).trailingZeroBitCount
-        order[depth] = Int16(cell)
+    /// Walks a shortest route back from a cell of `end` (level `depth`) through the kept
+    /// levels, calling `body` with each level and its cell.
+    @inline(__always)
+    private func walkBack(from end: CellSet, depth: Int, _ body: (Int, Int) -> Void) {
+        var cell = end.trailingZeroBitCount
+        body(depth, cell)
         var i = depth &- 1
         while i >= 0 {
-            cell = (levels[i] & adjacency[cell]).trailingZeroBitCount
-            order[i] = Int16(cell)
+            cell = (work[i] & adjacency[cell]).trailingZeroBitCount
+            body(i, cell)
             i &-= 1
         }
-        return depth &+ 1
     }
 }
 
