@@ -46,6 +46,14 @@ struct QuortexEntry: GameEntry {
                      setupLines: ["board radius \(rules.radius) (\(s.board.cells.count) cells), bag \(rules.bag.map(String.init).joined(separator: ","))",
                                   "seats: \(seats); turn order \(s.turnOrder.map { "P\($0)" }.joined(separator: " "))", "sides: \(sides)"],
                      warnings: warnings,
-                     loop: { Match.play(game, seed: $0, strategySeed: $1, factories: factories, buffer: &$2, observe: $3) })
+                     loop: { seed, strategySeed, buffer, observe in
+                         // Two calls, so the untraced one (every tournament match) is
+                         // compiled without the trace branch.
+                         if let observe {
+                             Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer, observe: observe)
+                         } else {
+                             Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer)
+                         }
+                     })
     }
 }
