@@ -315,4 +315,13 @@ struct StatisticsTests {
         #expect(Bootstrap.binomial(50, 0, using: &rng) == 0)
         #expect(Bootstrap.binomial(50, 1, using: &rng) == 50)
     }
+
+    @Test("Summary numbers are fixed-point text without a negative zero")
+    func fixedPoint() {
+        #expect(f(0.51294, 4) == "0.5129")
+        #expect(f(-0.04, 1) == "0.0")
+        #expect(f(-0.0, 1) == "0.0")
+        #expect(f(-0.06, 1) == "-0.1")
+        #expect(f(-19.04, 1) == "-19.0")
+    }
 }

@@ -216,6 +216,10 @@ struct Tally {
     }
 }
 
-/// Fixed-point text: the same bytes on every machine.
-private func f(_ x: Double, _ digits: Int = 4) -> String { String(format: "%.\(digits)f", x) }
-private func elo(_ x: Double) -> String { String(format: "%.1f", x) }
+/// Fixed-point text: the same bytes on every machine, and no "-0.0" for a value that
+/// rounds to zero.
+func f(_ x: Double, _ digits: Int = 4) -> String {
+    let text = String(format: "%.\(digits)f", x)
+    return text.hasPrefix("-") && text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) ? String(text.dropFirst()) : text
+}
+private func elo(_ x: Double) -> String { f(x, 1) }
