@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "LabCore", targets: ["LabCore"]),
         .library(name: "RailGame", targets: ["RailGame"]),
         .library(name: "Quortex", targets: ["Quortex"]),
+        .library(name: "Search", targets: ["Search"]),
         .library(name: "Tournament", targets: ["Tournament"]),
         .library(name: "LabCatalog", targets: ["LabCatalog"]),
     ],
@@ -24,8 +25,9 @@ let package = Package(
         .target(name: "LabCore", swiftSettings: strict),
         .target(name: "RailGame", dependencies: ["LabCore"], swiftSettings: strict),
         .target(name: "Quortex", dependencies: ["LabCore"], swiftSettings: strict),
+        .target(name: "Search", dependencies: ["LabCore"], swiftSettings: strict),
         .target(name: "Tournament", dependencies: ["LabCore", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
-        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Tournament"], swiftSettings: strict),
+        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Search", "Tournament"], swiftSettings: strict),
         .executableTarget(
             name: "oplab",
             dependencies: [
@@ -42,6 +44,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "QuortexTests", dependencies: ["Quortex", "LabCore", "GameConformance"],
                     swiftSettings: strict),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "LabCore", "RailGame", "Quortex"], swiftSettings: strict),
         .testTarget(name: "TournamentTests", dependencies: ["Tournament", "LabCore"], swiftSettings: strict),
         .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "LabCore"],
                     swiftSettings: strict),

@@ -19,7 +19,10 @@ struct QuortexEntry: GameEntry {
 
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try QuortexRules(settings: rules) }
 
-    static let entries: [StrategyEntry<QuortexGame>] = [
+    /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`).
+    static let entries: [StrategyEntry<QuortexGame>] = baseEntries + SearchEntries.entries(base: baseEntries)
+
+    static let baseEntries: [StrategyEntry<QuortexGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the legal placements") { _ in
             { context in UniformRandomStrategy<QuortexGame>(seed: context.seed) }
         },

@@ -14,7 +14,10 @@ struct RailEntry: GameEntry {
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try RailRules(settings: rules) }
     func checkMap(_ path: String?) throws(InputError) { _ = try RailMapFile.load(path: path ?? RailMapFile.defaultPath) }
 
-    static let entries: [StrategyEntry<RailGame>] = [
+    /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`).
+    static let entries: [StrategyEntry<RailGame>] = baseEntries + SearchEntries.entries(base: baseEntries)
+
+    static let baseEntries: [StrategyEntry<RailGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the legal actions") { _ in
             { context in UniformRandomStrategy<RailGame>(seed: context.seed) }
         },

@@ -58,6 +58,12 @@ public protocol GameState: Sendable {
     /// A text drawing of the position, for games with a board; nil for others.
     func renderBoard() -> String?
 
+    /// What search reads at a leaf, without allocating: at a terminal state the match
+    /// score of `seat` (1 for a sole first place, 1/k for a first place shared by k, 0
+    /// otherwise, as ``Outcome/score(of:)``); before, the game's own simple estimate of
+    /// that score, in 0...1. Search uses the estimate where a rollout is cut off.
+    func searchValue(of seat: Int) -> Double
+
     /// Names of the per-seat figures a finished match reports (CSV columns, JSON keys).
     static var seatStatNames: [String] { get }
     /// The per-seat figures, in the order of ``seatStatNames``.

@@ -21,11 +21,18 @@ public enum Match {
         observe: ((G.State, Int, G.State) -> Void)? = nil
     ) -> (outcome: Outcome, final: G.State) {
         precondition(strategies.count == game.seatCount, "one strategy per seat")
+        // Only a perfect-information strategy (a measuring device) is handed the state.
+        let anyPerfect = strategies.contains { $0 is any PerfectInformationStrategy<G> }
         var state = game.newMatch(seed: seed)
         while !state.isTerminal {
             state.legalActions(into: &buffer)
             let seat = state.currentSeat
-            let action = strategies[seat].chooseAction(state.observation(for: seat), legal: buffer)
+            let action: Int
+            if anyPerfect, let perfect = strategies[seat] as? any PerfectInformationStrategy<G> {
+                action = perfect.chooseAction(state: state, legal: buffer)
+            } else {
+                action = strategies[seat].chooseAction(state.observation(for: seat), legal: buffer)
+            }
             precondition(buffer.contains(action), "strategy in seat \(seat) chose illegal action \(action)")
             if let observe {
                 let before = state

@@ -9,6 +9,15 @@ public protocol Strategy<G>: AnyObject {
     func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int
 }
 
+/// A strategy that reads the true state, hidden parts included. It exists only to
+/// measure what hidden information is worth (an upper bound), and its name must say so
+/// (e.g. `mcts-perfect`). ``Match/play(_:seed:strategies:buffer:observe:)`` hands it
+/// the state instead of an observation.
+public protocol PerfectInformationStrategy<G>: Strategy {
+    /// Chooses one action from `legal` (never empty) knowing the whole state.
+    func chooseAction(state: G.State, legal: ActionBuffer) -> Int
+}
+
 /// What a factory knows when it makes a strategy for one seat of one match.
 public struct StrategyContext<G: Game>: Sendable {
     public var game: G

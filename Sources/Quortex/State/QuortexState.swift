@@ -84,6 +84,32 @@ public struct QuortexState: GameState {
         return Outcome(places: Outcome.places(fromKeys: keys), endReason: reason.name, turns: turn)
     }
 
+    /// Terminal: 1/k when the seat's side is among k winning seats, else 0. Before: the
+    /// seat's share of 1/d over the seats, d being the empty cells its side's shortest
+    /// route still needs (the reference AI's measure): the closer to a flow, the larger.
+    /// - Complexity: one junction graph and one search per seat.
+    public func searchValue(of seat: Int) -> Double {
+        guard isTerminal else {
+            return withPosition { t, cellsPointer, empty in
+                Junctions.build(t, cellsPointer, empty: empty) { graph in
+                    let none = Links()
+                    var total = 0.0, mine = 0.0
+                    for s in 0..<seatCount {
+                        let axis = setup.edges[s] % 3
+                        let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty, extra: none)
+                        let v = d.map { 1 / Double(max($0, 1)) } ?? 0.001
+                        total += v
+                        if s == seat { mine = v }
+                    }
+                    return mine / total
+                }
+            }
+        }
+        var firsts = 0
+        for s in 0..<seatCount where winners & (1 << setup.sideOfSeat[s]) != 0 { firsts += 1 }
+        return winners & (1 << setup.sideOfSeat[seat]) != 0 ? 1 / Double(firsts) : 0
+    }
+
     public static let seatStatNames = ["tiles_placed"]
     public func seatStats(_ seat: Int) -> [Int] { [Int(placedBySeat[seat])] }
 

@@ -82,6 +82,28 @@ public struct RailState: GameState {
         return Outcome(places: Outcome.places(fromKeys: keys), endReason: table.endReason.name, turns: turn)
     }
 
+    /// Terminal: the match score by the ranking above. Before: the seat's share of
+    /// completed missions (each counted as one plus a tenth per railroad owned, so an
+    /// early lead in building shows), a crude but cheap estimate of its winning chance.
+    public func searchValue(of seat: Int) -> Double {
+        if isTerminal {
+            let key = { (s: Int) in Int(self.table.completed[s]) * 1000 + Int(self.table.railroadCount[s]) }
+            var best = Int.min, firsts = 0
+            for s in 0..<seatCount {
+                let k = key(s)
+                if k > best { best = k; firsts = 1 } else if k == best { firsts += 1 }
+            }
+            return key(seat) == best ? 1 / Double(firsts) : 0
+        }
+        var total = 0.0, mine = 0.0
+        for s in 0..<seatCount {
+            let v = 1 + Double(table.completed[s]) + Double(table.railroadCount[s]) / 10
+            total += v
+            if s == seat { mine = v }
+        }
+        return mine / total
+    }
+
     public static let seatStatNames = ["missions_completed", "mission_points", "railroads", "cards_in_hand"]
 
     public func seatStats(_ seat: Int) -> [Int] {

@@ -1,0 +1,254 @@
+import Foundation
+import LabCore
+
+/// How an ``MCTS`` searches.
+public struct MCTSSettings: Sendable, Equatable {
+    /// Iterations per move (deterministic; what tests and CI use).
+    public var iterations: Int
+    /// A wall-clock budget per move instead of `iterations`, in milliseconds (0: none).
+    public var millis: Int
+    /// UCT exploration constant c.
+    public var exploration: Double
+    /// Actions a rollout plays before the game's estimate (``GameState/searchValue(of:)``)
+    /// stands in for the result.
+    public var rolloutDepth: Int
+
+    public init(iterations: Int = 800, millis: Int = 0, exploration: Double = 1.4, rolloutDepth: Int = 60) {
+        precondition(iterations >= 1 && millis >= 0 && exploration >= 0 && rolloutDepth >= 0)
+        self.iterations = iterations
+        self.millis = millis
+        self.exploration = exploration
+        self.rolloutDepth = rolloutDepth
+    }
+}
+
+/// Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
+/// Whitehouse 2012), game-agnostic through LabCore.
+///
+/// - Each iteration samples a full state consistent with the mover's observation
+///   (``GameObservation/sampleState(using:)``): hidden hands, missions, deck and bag
+///   orders are re-dealt, never read. The tree is over the mover's information set;
+///   a node's statistics are shared by every sample that reaches it.
+/// - Selection is UCT among the children legal in the sampled state, with each child's
+///   *availability* (how often it could have been chosen) in place of its parent's
+///   visits; a node with untried legal actions expands one at random.
+/// - Rollouts play a policy (uniform random, or any strategy) for up to `rolloutDepth`
+///   actions; the game's ``GameState/searchValue(of:)`` scores the end, terminal or not.
+/// - Rewards are vectors, one per seat (a win 1, a first place shared by k 1/k, a loss
+///   0; teammates share their place); each node keeps the reward of the seat that moved
+///   into it, so every seat maximises its own (max^n).
+/// - The move played is the root child with the most visits.
+/// - Nodes live in one contiguous arena of structs, cleared (capacity kept) per move;
+///   every scratch buffer is kept too, so a warm search allocates nothing per iteration
+///   beyond what the game's sampler and the rollout policy allocate.
+public final class MCTS<G: Game>: Strategy {
+    public let settings: MCTSSettings
+    private let seat: Int
+    private let seatCount: Int
+    private var rng: LabRandom
+    /// Rollout strategies, one per seat; nil: uniform random.
+    private let rollout: [any Strategy<G>]?
+    private var nodes: [Node] = []
+    private var path: [Int32] = []
+    private var buffer = ActionBuffer()
+    private var values: [Double]
+    /// Scratch bitsets over the action space: legal actions, actions with a child.
+    private var legalBits: [UInt64] = []
+    private var childBits: [UInt64] = []
+
+    struct Node {
+        var action: Int32
+        /// The seat that chose `action` (-1 at the root).
+        var mover: Int8
+        var firstChild: Int32 = -1
+        var sibling: Int32 = -1
+        var visits: Int32 = 0
+        var available: Int32 = 0
+        /// Sum of `mover`'s rewards over the visits.
+        var reward: Double = 0
+    }
+
+    /// - Parameters:
+    ///   - context: the game, the seat and the strategy's seed.
+    ///   - rollout: the rollout policy's factory (nil: uniform random); its strategies
+    ///     are made once here, one per seat, with seeds of their own.
+    public init(_ context: StrategyContext<G>, settings: MCTSSettings, rollout: StrategyFactory<G>? = nil) {
+        self.settings = settings
+        seat = context.seat
+        seatCount = context.game.seatCount
+        rng = LabRandom(seed: Seeds.derive(context.seed, 0, 0, SeedPurpose.sampling.rawValue))
+        values = Array(repeating: 0, count: context.game.seatCount)
+        self.rollout = rollout.map { make in
+            (0..<context.game.seatCount).map { s in
+                make(StrategyContext(game: context.game, seat: s, seed: Seeds.derive(context.seed, UInt64(s) + 1, 0, SeedPurpose.sampling.rawValue)))
+            }
+        }
+    }
+
+    public func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
+        search(legal: legal) { rng in observation.sampleState(using: &rng) }
+    }
+
+    /// The search behind ``chooseAction(_:legal:)``; `sample` makes each iteration's state.
+    func search(legal: ActionBuffer, sample: (inout LabRandom) -> G.State) -> Int {
+        if legal.count == 1 { return legal[0] }
+        nodes.removeAll(keepingCapacity: true)
+        nodes.append(Node(action: -1, mover: -1))
+        let clock = settings.millis > 0 ? DispatchTime.now().uptimeNanoseconds : 0
+        var done = 0
+        while true {
+            if settings.millis > 0 {
+                if done % 16 == 0 && DispatchTime.now().uptimeNanoseconds - clock >= UInt64(settings.millis) * 1_000_000 { break }
+            } else if done >= settings.iterations {
+                break
+            }
+            var state = sample(&rng)
+            iterate(&state)
+            done += 1
+        }
+        // The most visited root child among the legal actions (ties: the lower action).
+        var best = legal[0], bestVisits: Int32 = -1
+        var child = nodes[0].firstChild
+        while child >= 0 {
+            let node = nodes[Int(child)]
+            if legal.contains(Int(node.action)) && (node.visits > bestVisits || (node.visits == bestVisits && Int(node.action) < best)) {
+                best = Int(node.action)
+                bestVisits = node.visits
+            }
+            child = node.sibling
+        }
+        return best
+    }
+
+    /// One iteration from a sampled (or the true) state: select, expand, roll out, back up.
+    private func iterate(_ state: inout G.State) {
+        path.removeAll(keepingCapacity: true)
+        path.append(0)
+        var current: Int32 = 0
+        let words = (state.actionSpaceSize + 63) / 64
+        if legalBits.count < words {
+            legalBits = Array(repeating: 0, count: words)
+            childBits = Array(repeating: 0, count: words)
+        }
+        // Selection and expansion.
+        while !state.isTerminal {
+            state.legalActions(into: &buffer)
+            let mover = state.currentSeat
+            for i in 0..<buffer.count { Self.set(&legalBits, buffer[i]) }
+            var child = nodes[Int(current)].firstChild
+            while child >= 0 { Self.set(&childBits, Int(nodes[Int(child)].action)); child = nodes[Int(child)].sibling }
+            var untried = 0
+            for i in 0..<buffer.count where !Self.test(childBits, buffer[i]) { untried += 1 }
+            var next: Int32 = -1
+            if untried > 0 {
+                // Expand one untried legal action, chosen at random.
+                var k = rng.uniform(untried)
+                var action = -1
+                for i in 0..<buffer.count where !Self.test(childBits, buffer[i]) {
+                    if k == 0 { action = buffer[i]; break }
+                    k -= 1
+                }
+                next = Int32(nodes.count)
+                nodes.append(Node(action: Int32(action), mover: Int8(mover), sibling: nodes[Int(current)].firstChild))
+                nodes[Int(current)].firstChild = next
+            } else {
+                next = select(current)
+            }
+            // Clear the scratch bits for the next level.
+            for i in 0..<buffer.count { Self.clear(&legalBits, buffer[i]) }
+            child = nodes[Int(current)].firstChild
+            while child >= 0 { Self.clear(&childBits, Int(nodes[Int(child)].action)); child = nodes[Int(child)].sibling }
+            state.apply(Int(nodes[Int(next)].action))
+            path.append(next)
+            current = next
+            if untried > 0 { break }
+        }
+        // Rollout.
+        var depth = 0
+        while !state.isTerminal && depth < settings.rolloutDepth {
+            state.legalActions(into: &buffer)
+            let mover = state.currentSeat
+            let action: Int
+            if let rollout {
+                action = rollout[mover].chooseAction(state.observation(for: mover), legal: buffer)
+            } else {
+                action = buffer[rng.uniform(buffer.count)]
+            }
+            state.apply(action)
+            depth += 1
+        }
+        for s in 0..<seatCount { values[s] = state.searchValue(of: s) }
+        // Back-up: each node keeps the reward of the seat that moved into it.
+        for n in path {
+            nodes[Int(n)].visits &+= 1
+            let mover = Int(nodes[Int(n)].mover)
+            if mover >= 0 { nodes[Int(n)].reward += values[mover] }
+        }
+    }
+
+    /// UCT among the children legal in this sample (their bits are set in `legalBits`),
+    /// counting each one's availability.
+    private func select(_ parent: Int32) -> Int32 {
+        var best: Int32 = -1
+        var bestScore = -Double.infinity
+        var child = nodes[Int(parent)].firstChild
+        while child >= 0 {
+            let c = Int(child)
+            if Self.test(legalBits, Int(nodes[c].action)) {
+                nodes[c].available &+= 1
+                let visits = Double(nodes[c].visits)
+                let score = visits == 0 ? Double.infinity
+                    : nodes[c].reward / visits + settings.exploration * (log(Double(nodes[c].available)) / visits).squareRoot()
+                if score > bestScore || (score == bestScore && nodes[c].action < nodes[Int(best)].action) {
+                    best = child
+                    bestScore = score
+                }
+            }
+            child = nodes[c].sibling
+        }
+        return best
+    }
+
+    @inline(__always) private static func set(_ bits: inout [UInt64], _ i: Int) { bits[i >> 6] |= 1 << UInt64(i & 63) }
+    @inline(__always) private static func clear(_ bits: inout [UInt64], _ i: Int) { bits[i >> 6] &= ~(1 << UInt64(i & 63)) }
+    @inline(__always) private static func test(_ bits: [UInt64], _ i: Int) -> Bool { bits[i >> 6] & (1 << UInt64(i & 63)) != 0 }
+
+    /// Nodes in the tree after the last search (for tests).
+    var treeSize: Int { nodes.count }
+    /// Mean reward of each root child after the last search (for tests).
+    var rootMeans: [Int: Double] {
+        var out: [Int: Double] = [:]
+        var child = nodes.first?.firstChild ?? -1
+        while child >= 0 { let n = nodes[Int(child)]; out[Int(n.action)] = n.reward / Double(max(n.visits, 1)); child = n.sibling }
+        return out
+    }
+
+    /// Visits of each root child after the last search (for tests).
+    var rootVisits: [Int: Int] {
+        var out: [Int: Int] = [:]
+        var child = nodes.first?.firstChild ?? -1
+        while child >= 0 { out[Int(nodes[Int(child)].action)] = Int(nodes[Int(child)].visits); child = nodes[Int(child)].sibling }
+        return out
+    }
+}
+
+/// `mcts-perfect`: the same search on the true state, hidden parts included. It exists
+/// only to measure what hidden information is worth (against ``MCTS`` at an equal
+/// budget); no player could meet its strength.
+public final class PerfectInformationMCTS<G: Game>: PerfectInformationStrategy {
+    let search: MCTS<G>
+
+    public init(_ context: StrategyContext<G>, settings: MCTSSettings, rollout: StrategyFactory<G>? = nil) {
+        search = MCTS(context, settings: settings, rollout: rollout)
+    }
+
+    public func chooseAction(state: G.State, legal: ActionBuffer) -> Int {
+        search.search(legal: legal) { _ in state }
+    }
+
+    /// Never called by ``Match/play(_:seed:strategies:buffer:observe:)``, which hands a
+    /// perfect-information strategy the state; here for the protocol.
+    public func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
+        search.chooseAction(observation, legal: legal)
+    }
+}

@@ -1,0 +1,158 @@
+import LabCore
+import Quortex
+import RailGame
+import Testing
+@testable import Search
+
+/// A Quortex match of radius `radius` on edges `edges` (seat order) with the column
+/// (r, 0), r = -R...R-1, channelled from edge 0 towards edge 3 by two-sharps tiles at
+/// rotation 5, and a two-sharps tile drawn: placing it at rotation 5 on (R, 0)
+/// completes the flow.
+private func columnPosition(edges: String, radius: Int = 3) throws -> (QuortexGame, QuortexState) {
+    let rules = try QuortexRules(settings: [(key: "edges", value: edges), (key: "radius", value: String(radius))])
+    let game = try QuortexGame(rules: rules, seatCount: edges.split(separator: ",").count)
+    var state = game.newMatch(seed: 11)
+    for row in -radius..<radius { state.place(row: row, col: 0, type: 2, rotation: 5) }
+    state.setDrawnTile(2)
+    return (game, state)
+}
+
+@Suite("Monte Carlo tree search")
+struct MCTSTests {
+    @Test("MCTS finds a one-move Quortex win with a modest budget, from the observation alone",
+          arguments: [(radius: 2, iterations: 1_500, seed: UInt64(7)), (radius: 2, iterations: 1_500, seed: 8), (radius: 3, iterations: 3_000, seed: 7)])
+    func findsTheWinningPlacement(_ radius: Int, _ iterations: Int, _ seed: UInt64) throws {
+        let (game, state) = try columnPosition(edges: "0,1", radius: radius)
+        #expect(state.currentSeat == 0)
+        var legal = ActionBuffer()
+        state.legalActions(into: &legal)
+        let winning = state.action(row: radius, col: 0, rotation: 5)
+        #expect(legal.contains(winning))
+        #expect(legal.count > 30, "the win must be one of many placements")
+        // The rollouts model the opponent by the reference AI, which never completes
+        // the other side's flow: a move that does not win now leaves the race open.
+        let reference: StrategyFactory<QuortexGame> = { _ in QuortexReferenceAI() }
+        let search = MCTS(StrategyContext(game: game, seat: 0, seed: seed), settings: MCTSSettings(iterations: iterations), rollout: reference)
+        #expect(search.chooseAction(state.observation(for: 0), legal: legal) == winning)
+        #expect(search.rootMeans[winning] == 1, "every visit of the winning placement is a win")
+    }
+
+    @Test("Same seed, same move and same tree; another seed searches differently")
+    func deterministic() throws {
+        let (game, state) = try columnPosition(edges: "0,1")
+        var legal = ActionBuffer()
+        state.legalActions(into: &legal)
+        let a = MCTS(StrategyContext(game: game, seat: 0, seed: 3), settings: MCTSSettings(iterations: 200))
+        let b = MCTS(StrategyContext(game: game, seat: 0, seed: 3), settings: MCTSSettings(iterations: 200))
+        let c = MCTS(StrategyContext(game: game, seat: 0, seed: 4), settings: MCTSSettings(iterations: 200))
+        let observation = state.observation(for: 0)
+        #expect(a.chooseAction(observation, legal: legal) == b.chooseAction(observation, legal: legal))
+        _ = c.chooseAction(observation, legal: legal)
+        #expect(a.rootVisits == b.rootVisits)
+        #expect(a.rootVisits != c.rootVisits)
+        #expect(a.rootVisits.values.reduce(0, +) == 200, "every iteration passes through one root child")
+    }
+
+    @Test("Rewards: a sole win is 1, a tie splits, a team's win goes to both partners")
+    func rewardVectors() throws {
+        // Edges 0 and 1: the edge-0 player's flow.
+        var (_, solo) = try columnPosition(edges: "0,1")
+        solo.apply(solo.action(row: 3, col: 0, rotation: 5))
+        #expect(solo.isTerminal)
+        #expect(solo.searchValue(of: 0) == 1 && solo.searchValue(of: 1) == 0)
+        // Edges 0 and 3: the channel joins both players' axis: a tie, half each.
+        var (_, tie) = try columnPosition(edges: "0,3")
+        tie.apply(tie.action(row: 3, col: 0, rotation: 5))
+        #expect(tie.searchValue(of: 0) == 0.5 && tie.searchValue(of: 1) == 0.5)
+        // Teams {0,3} and {1,4} on four edges: the team of edges 0 and 3 shares the win.
+        var (_, team) = try columnPosition(edges: "0,1,3,4")
+        team.apply(team.action(row: 3, col: 0, rotation: 5))
+        #expect((0..<4).map(team.searchValue(of:)) == [0.5, 0, 0.5, 0])
+        #expect(abs((0..<4).map(team.searchValue(of:)).reduce(0, +) - 1) < 1e-12)
+    }
+
+    @Test("Before the end, the game's estimate is a share in 0...1 summing to 1 over the seats",
+          arguments: [2, 3, 4])
+    func estimatesAreShares(_ seats: Int) throws {
+        let quortex = try QuortexGame(seatCount: seats)
+        var state = quortex.newMatch(seed: 5)
+        var rng = LabRandom(seed: 1)
+        var buffer = ActionBuffer()
+        for _ in 0..<8 where !state.isTerminal {
+            state.legalActions(into: &buffer)
+            state.apply(buffer[rng.uniform(buffer.count)])
+        }
+        try #require(!state.isTerminal)
+        let values = (0..<seats).map(state.searchValue(of:))
+        #expect(values.allSatisfy { (0...1).contains($0) })
+        #expect(abs(values.reduce(0, +) - 1) < 1e-9)
+    }
+
+    @Test("The search samples hidden state: a sampled rail state observes the same, and samples differ in what is hidden")
+    func samplesAgreeWithTheObservation() throws {
+        let map = try RailMapFile.load(path: packageRoot + "/" + RailMapFile.defaultPath)
+        let game = try RailGame(map: map, rules: RailRules(), seatCount: 2)
+        var state = game.newMatch(seed: 21)
+        var play = LabRandom(seed: 9)
+        var buffer = ActionBuffer()
+        for _ in 0..<30 where !state.isTerminal {
+            state.legalActions(into: &buffer)
+            state.apply(buffer[play.uniform(buffer.count)])
+        }
+        try #require(!state.isTerminal)
+        let observation = state.observation(for: state.currentSeat)
+        var rng = LabRandom(seed: 2)
+        var otherHands: Set<[Int]> = []
+        for _ in 0..<20 {
+            let sample = observation.sampleState(using: &rng)
+            #expect(sample.observation(for: observation.seat) == observation)
+            otherHands.insert((0..<6).map { sample.cards(1 - observation.seat, $0) })
+        }
+        #expect(otherHands.count > 1, "the opponent's hand is re-dealt, not read")
+    }
+
+    @Test("mcts-perfect is handed the true state by the play loop; mcts never is")
+    func perfectInformationIsByName() throws {
+        let (game, state) = try columnPosition(edges: "0,1")
+        var legal = ActionBuffer()
+        state.legalActions(into: &legal)
+        let reference: StrategyFactory<QuortexGame> = { _ in QuortexReferenceAI() }
+        let perfect = PerfectInformationMCTS(StrategyContext(game: game, seat: 0, seed: 7), settings: MCTSSettings(iterations: 3_000),
+                                             rollout: reference)
+        // With the bag known and deterministic rollouts, several moves may win for sure;
+        // the one chosen must be one of them, and the immediate win is.
+        let chosen = perfect.chooseAction(state: state, legal: legal)
+        #expect(perfect.search.rootMeans[chosen] == 1)
+        #expect(perfect.search.rootMeans[state.action(row: 3, col: 0, rotation: 5)] == 1)
+        let strategies: [any Strategy<QuortexGame>] = [perfect, MCTS(StrategyContext(game: game, seat: 1, seed: 1), settings: MCTSSettings())]
+        #expect(strategies[0] is any PerfectInformationStrategy<QuortexGame>)
+        #expect(!(strategies[1] is any PerfectInformationStrategy<QuortexGame>))
+    }
+}
+
+/// Counts how the play loop asks it for moves.
+private final class PerfectSpy: PerfectInformationStrategy {
+    typealias G = QuortexGame
+    var stateCalls = 0, observationCalls = 0
+    func chooseAction(state: QuortexState, legal: ActionBuffer) -> Int { stateCalls += 1; return legal[0] }
+    func chooseAction(_ observation: QuortexObservation, legal: ActionBuffer) -> Int { observationCalls += 1; return legal[0] }
+}
+
+@Test("Match.play hands a perfect-information strategy the state and every other strategy its observation")
+func playLoopHandsStateOnlyToPerfectStrategies() throws {
+    let game = try QuortexGame(seatCount: 2)
+    let spy = PerfectSpy(), plain = PerfectSpy()
+    final class ObservationOnly: Strategy {
+        typealias G = QuortexGame
+        let inner: PerfectSpy
+        init(_ inner: PerfectSpy) { self.inner = inner }
+        func chooseAction(_ observation: QuortexObservation, legal: ActionBuffer) -> Int { inner.chooseAction(observation, legal: legal) }
+    }
+    var buffer = ActionBuffer()
+    _ = Match.play(game, seed: 4, strategies: [spy, ObservationOnly(plain)], buffer: &buffer)
+    #expect(spy.stateCalls > 0 && spy.observationCalls == 0)
+    #expect(plain.observationCalls > 0 && plain.stateCalls == 0)
+}
+
+let packageRoot = String(#filePath.prefix(upTo: #filePath.range(of: "/Tests/")!.lowerBound))
+
