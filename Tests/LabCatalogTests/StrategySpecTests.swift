@@ -41,10 +41,18 @@ struct StrategySpecTests {
 
 @Suite("Catalog")
 struct CatalogTests {
-    @Test("The rail game lists random, heuristic and shipped-cpu")
+    @Test("The rail game lists random, heuristic and shipped-cpu, then the searches over them")
     func railStrategies() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu"])
+        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "mcts", "mcts-perfect"])
+        let mcts = try #require(rail.strategies.first { $0.name == "mcts" })
+        #expect(mcts.parameters.map(\.name) == ["iterations", "millis", "c", "rollout", "rolloutDepth"])
+        #expect(mcts.parameters.map(\.defaultValue) == ["800", "0", "1.4", "random", "60"])
+        #expect(mcts.parameters[3].accepted == "one of random, heuristic, shipped-cpu")
+        // A search cannot roll out with itself, and a budget must be positive.
+        #expect(throws: InputError.self) { try Catalog.validate("mcts(rollout=mcts)", for: rail) }
+        #expect(throws: InputError.self) { try Catalog.validate("mcts(iterations=0)", for: rail) }
+        _ = try Catalog.validate("mcts(iterations=1000, c=0.7, rollout=heuristic, rolloutDepth=40)", for: rail)
         #expect(rail.documentedCPU == "heuristic")
         let heuristic = try #require(rail.strategies.first { $0.name == "heuristic" })
         #expect(heuristic.parameters.map(\.name) == ["missionProbability"])
@@ -59,7 +67,7 @@ struct CatalogTests {
     @Test("Unknown strategies and parameters, and bad values, name what is accepted")
     func strategyErrors() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu")) {
+        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu, mcts, mcts-perfect")) {
             try Catalog.validate("alphazero", for: rail)
         }
         #expect(throws: InputError("strategy heuristic: unknown parameter 'depth'; accepted: missionProbability (number in 0...1, default 0.7)")) {
