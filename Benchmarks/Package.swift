@@ -50,6 +50,20 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "SearchBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LabCore", package: "OpponentLab"),
+                .product(name: "RailGame", package: "OpponentLab"),
+                .product(name: "Quortex", package: "OpponentLab"),
+                .product(name: "Search", package: "OpponentLab"),
+            ],
+            path: "Benchmarks/SearchBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,91 @@
+// MCTS iterations per second from mid-game positions of both games, with the raw
+// rollout rate of the same policy beside it: the gap is what the tree costs. One
+// benchmark iteration is one search of 1,000 iterations (or 1,000 rollouts), so the
+// throughput column (scaling factor kilo) reads as thousands of iterations per second
+// and the malloc column is per search: a warm search allocates nothing per iteration
+// when it stays flat.
+//
+// Run from Benchmarks/: `swift package --disable-sandbox benchmark --target SearchBenchmarks`.
+
+import Benchmark
+import Foundation
+import LabCore
+import Quortex
+import RailGame
+import Search
+
+let budget = 1_000
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.throughput, .wallClock, .mallocCountTotal],
+        units: [.throughput: .count],
+        warmupIterations: 2,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(10),
+        maxIterations: 40
+    )
+    let map = try! RailMapFile.load(path: shippedMapPath())
+    let rail = try! RailGame(map: map, rules: RailRules(), seatCount: 2)
+    let quortex = try! QuortexGame(seatCount: 2)
+    let railHeuristic: StrategyFactory<RailGame> = { RailHeuristicCPU(seed: $0.seed) }
+    let reference: StrategyFactory<QuortexGame> = { _ in QuortexReferenceAI() }
+    register("rail", rail, midGame(rail, moves: 40), rollout: nil, "random", configuration)
+    register("rail", rail, midGame(rail, moves: 40), rollout: railHeuristic, "heuristic", configuration)
+    register("quortex", quortex, midGame(quortex, moves: 10), rollout: nil, "random", configuration)
+    register("quortex", quortex, midGame(quortex, moves: 10), rollout: reference, "reference", configuration)
+}
+
+/// A search benchmark and a raw-rollout benchmark for one game and rollout policy.
+func register<G: Game>(_ name: String, _ game: G, _ state: G.State, rollout: StrategyFactory<G>?, _ policy: String,
+                       _ configuration: Benchmark.Configuration) {
+    let seat = state.currentSeat
+    let observation = state.observation(for: seat)
+    var legal = ActionBuffer()
+    state.legalActions(into: &legal)
+    let context = StrategyContext(game: game, seat: seat, seed: 1)
+    let search = MCTS(context, settings: MCTSSettings(iterations: budget, rolloutDepth: 60), rollout: rollout)
+    Benchmark("\(name) mcts iterations, mid-game, rollout \(policy)", configuration: configuration) { _ in
+        blackHole(search.chooseAction(observation, legal: legal))
+    }
+    // The same rollouts without a tree: sample, play the policy up to 60 actions, score.
+    let policies = rollout.map { make in (0..<game.seatCount).map { make(StrategyContext(game: game, seat: $0, seed: 2)) } }
+    var rng = LabRandom(seed: 3)
+    var buffer = ActionBuffer()
+    Benchmark("\(name) raw rollouts, mid-game, rollout \(policy)", configuration: configuration) { _ in
+        var total = 0.0
+        for _ in 0..<budget {
+            var sample = observation.sampleState(using: &rng)
+            var depth = 0
+            while !sample.isTerminal && depth < 60 {
+                sample.legalActions(into: &buffer)
+                let mover = sample.currentSeat
+                let action = policies.map { $0[mover].chooseAction(sample.observation(for: mover), legal: buffer) }
+                    ?? buffer[rng.uniform(buffer.count)]
+                sample.apply(action)
+                depth += 1
+            }
+            total += sample.searchValue(of: seat)
+        }
+        blackHole(total)
+    }
+}
+
+/// The position after `moves` random actions of match 0 of seed 20261121.
+func midGame<G: Game>(_ game: G, moves: Int) -> G.State {
+    var state = game.newMatch(seed: Seeds.match(20_261_121, match: 0))
+    var rng = LabRandom(seed: 5)
+    var buffer = ActionBuffer()
+    for _ in 0..<moves where !state.isTerminal {
+        state.legalActions(into: &buffer)
+        state.apply(buffer[rng.uniform(buffer.count)])
+    }
+    precondition(!state.isTerminal, "the mid-game position ended the match")
+    return state
+}
+
+/// The main package's shipped map (this file is `<main>/Benchmarks/Benchmarks/SearchBenchmarks/...`).
+func shippedMapPath(filePath: String = #filePath) -> String {
+    URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(RailMapFile.defaultPath).path
+}
