@@ -130,6 +130,42 @@ struct MCTSTests {
     }
 }
 
+/// A rail match where seat 0 has completed four missions and one build (Brussels-Frankfurt,
+/// grey, paid with its one black card) joins London and Munich for its fifth: the win.
+private func fifthMissionPosition() throws -> (RailGame, RailState, build: Int) {
+    let map = try RailMapFile.load(path: packageRoot + "/" + RailMapFile.defaultPath)
+    let game = try RailGame(map: map, rules: RailRules(), seatCount: 2)
+    func city(_ name: String) throws -> Int { try #require(map.cityIndex(name)) }
+    func railroad(_ a: String, _ b: String, _ colour: RailColour) throws -> Int {
+        let (x, y) = (try city(a), try city(b))
+        return try #require(map.railroads.firstIndex { Set([$0.from, $0.to]) == Set([x, y]) && $0.colour == colour })
+    }
+    var state = game.newMatch(seed: 1)
+    for seat in 0..<2 { state.clearMissions(seat) }
+    state.give(try railroad("London", "Brussels", .red), to: 0)
+    state.give(try railroad("Frankfurt", "Munich", .red), to: 0)
+    state.setMission(0, slot: 0, from: try city("London"), to: try city("Munich"))
+    state.setHand(0, [0, 0, 0, 0, 1, 0])
+    state.setCompleted(0, 4)
+    return (game, state, RailAction.build(try railroad("Brussels", "Frankfurt", .grey), pay: RailColour.black.rawValue))
+}
+
+@Test("MCTS finds the rail build that completes the fifth mission, from the observation alone")
+func findsTheFifthMission() throws {
+    let (game, state, build) = try fifthMissionPosition()
+    #expect(state.currentSeat == 0)
+    var legal = ActionBuffer()
+    state.legalActions(into: &legal)
+    #expect(legal.contains(build))
+    #expect(legal.count > 2, "the win must be one of several actions")
+    var won = state
+    won.apply(build)
+    #expect(won.isTerminal && won.searchValue(of: 0) == 1)
+    let search = MCTS(StrategyContext(game: game, seat: 0, seed: 5), settings: MCTSSettings(iterations: 300))
+    #expect(search.chooseAction(state.observation(for: 0), legal: legal) == build)
+    #expect(search.rootMeans[build] == 1)
+}
+
 /// Counts how the play loop asks it for moves.
 private final class PerfectSpy: PerfectInformationStrategy {
     typealias G = QuortexGame
