@@ -12,6 +12,7 @@ enum SearchEntries {
             ParameterSpec("rollout", .choice(rollouts), default: "random", "the rollout policy: a strategy of this game"),
             ParameterSpec("rolloutDepth", .integer(0...100_000), default: "60",
                           "actions per rollout before the game's estimate stands in for the result"),
+            ParameterSpec("reuse", .flag, default: "false", "keep the subtree of the moves played between searches"),
         ]
     }
 
@@ -19,7 +20,8 @@ enum SearchEntries {
         let rollouts = base.map(\.name)
         @Sendable func setup(_ params: ResolvedParameters) throws(InputError) -> (MCTSSettings, StrategyFactory<G>?) {
             let settings = MCTSSettings(iterations: params.integer("iterations"), millis: params.integer("millis"),
-                                        exploration: params.number("c"), rolloutDepth: params.integer("rolloutDepth"))
+                                        exploration: params.number("c"), rolloutDepth: params.integer("rolloutDepth"),
+                                        reuse: params.flag("reuse"))
             let name = params.text("rollout")
             guard name != "random", let entry = base.first(where: { $0.name == name }) else { return (settings, nil) }
             return (settings, try entry.make(ResolvedParameters(spec: StrategySpec(name: name), accepted: entry.parameters)))

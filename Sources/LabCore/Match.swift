@@ -23,6 +23,7 @@ public enum Match {
         precondition(strategies.count == game.seatCount, "one strategy per seat")
         // Only a perfect-information strategy (a measuring device) is handed the state.
         let anyPerfect = strategies.contains { $0 is any PerfectInformationStrategy<G> }
+        let anyFollower = strategies.contains { $0.followsActions }
         var state = game.newMatch(seed: seed)
         while !state.isTerminal {
             state.legalActions(into: &buffer)
@@ -40,6 +41,9 @@ public enum Match {
                 observe(before, action, state)
             } else {
                 state.apply(action)
+            }
+            if anyFollower {
+                for strategy in strategies where strategy.followsActions { strategy.didApply(action, by: seat) }
             }
         }
         guard let outcome = state.outcome else {

@@ -7,6 +7,21 @@ public protocol Strategy<G>: AnyObject {
 
     /// Chooses one action from `legal` (never empty).
     func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int
+
+    /// Whether the play loop reports every applied action to ``didApply(_:by:)``
+    /// (default false: the loop then makes no such calls at all).
+    var followsActions: Bool { get }
+
+    /// Told after each action of the match, its own included: which action `seat`
+    /// played. Actions are public in both games (a card drawn is public, which card is
+    /// not), so this reveals nothing the observations do not; a search uses it to keep
+    /// its tree between moves.
+    func didApply(_ action: Int, by seat: Int)
+}
+
+extension Strategy {
+    public var followsActions: Bool { false }
+    public func didApply(_ action: Int, by seat: Int) {}
 }
 
 /// A strategy that reads the true state, hidden parts included. It exists only to

@@ -12,13 +12,17 @@ public struct MCTSSettings: Sendable, Equatable {
     /// Actions a rollout plays before the game's estimate (``GameState/searchValue(of:)``)
     /// stands in for the result.
     public var rolloutDepth: Int
+    /// Keep the subtree of the moves played between searches (the search follows the
+    /// match's actions through ``Strategy/didApply(_:by:)``).
+    public var reuse: Bool
 
-    public init(iterations: Int = 800, millis: Int = 0, exploration: Double = 1.4, rolloutDepth: Int = 60) {
+    public init(iterations: Int = 800, millis: Int = 0, exploration: Double = 1.4, rolloutDepth: Int = 60, reuse: Bool = false) {
         precondition(iterations >= 1 && millis >= 0 && exploration >= 0 && rolloutDepth >= 0)
         self.iterations = iterations
         self.millis = millis
         self.exploration = exploration
         self.rolloutDepth = rolloutDepth
+        self.reuse = reuse
     }
 }
 
@@ -38,6 +42,9 @@ public struct MCTSSettings: Sendable, Equatable {
 ///   0; teammates share their place); each node keeps the reward of the seat that moved
 ///   into it, so every seat maximises its own (max^n).
 /// - The move played is the root child with the most visits.
+/// - With `reuse`, the subtree under the actions played since the last search becomes
+///   the new root (its statistics kept); otherwise, or when an action leads out of the
+///   tree, the tree starts afresh.
 /// - Nodes live in one contiguous arena of structs, cleared (capacity kept) per move;
 ///   every scratch buffer is kept too, so a warm search allocates nothing per iteration
 ///   beyond what the game's sampler and the rollout policy allocate.
@@ -55,6 +62,10 @@ public final class MCTS<G: Game>: Strategy {
     /// Scratch bitsets over the action space: legal actions, actions with a child.
     private var legalBits: [UInt64] = []
     private var childBits: [UInt64] = []
+    /// The root of the current tree (0 unless a kept subtree became the root).
+    private var root: Int32 = 0
+    /// Actions played since the last search (with `reuse`).
+    private var played: [Int] = []
 
     struct Node {
         var action: Int32
@@ -89,11 +100,35 @@ public final class MCTS<G: Game>: Strategy {
         search(legal: legal) { rng in observation.sampleState(using: &rng) }
     }
 
+    public var followsActions: Bool { settings.reuse }
+
+    public func didApply(_ action: Int, by seat: Int) { played.append(action) }
+
+    /// The node reached from the current root by the actions played since, or nil when
+    /// one of them has no node.
+    private func keptRoot() -> Int32? {
+        guard settings.reuse, !nodes.isEmpty else { return nil }
+        var node = root
+        for action in played {
+            var child = nodes[Int(node)].firstChild
+            while child >= 0 && Int(nodes[Int(child)].action) != action { child = nodes[Int(child)].sibling }
+            guard child >= 0 else { return nil }
+            node = child
+        }
+        return node
+    }
+
     /// The search behind ``chooseAction(_:legal:)``; `sample` makes each iteration's state.
     func search(legal: ActionBuffer, sample: (inout LabRandom) -> G.State) -> Int {
+        defer { played.removeAll(keepingCapacity: true) }
         if legal.count == 1 { return legal[0] }
-        nodes.removeAll(keepingCapacity: true)
-        nodes.append(Node(action: -1, mover: -1))
+        if let kept = keptRoot() {
+            root = kept
+        } else {
+            nodes.removeAll(keepingCapacity: true)
+            nodes.append(Node(action: -1, mover: -1))
+            root = 0
+        }
         let clock = settings.millis > 0 ? DispatchTime.now().uptimeNanoseconds : 0
         var done = 0
         while true {
@@ -108,7 +143,7 @@ public final class MCTS<G: Game>: Strategy {
         }
         // The most visited root child among the legal actions (ties: the lower action).
         var best = legal[0], bestVisits: Int32 = -1
-        var child = nodes[0].firstChild
+        var child = nodes[Int(root)].firstChild
         while child >= 0 {
             let node = nodes[Int(child)]
             if legal.contains(Int(node.action)) && (node.visits > bestVisits || (node.visits == bestVisits && Int(node.action) < best)) {
@@ -123,8 +158,8 @@ public final class MCTS<G: Game>: Strategy {
     /// One iteration from a sampled (or the true) state: select, expand, roll out, back up.
     private func iterate(_ state: inout G.State) {
         path.removeAll(keepingCapacity: true)
-        path.append(0)
-        var current: Int32 = 0
+        path.append(root)
+        var current = root
         let words = (state.actionSpaceSize + 63) / 64
         if legalBits.count < words {
             legalBits = Array(repeating: 0, count: words)
@@ -179,10 +214,11 @@ public final class MCTS<G: Game>: Strategy {
         }
         for s in 0..<seatCount { values[s] = state.searchValue(of: s) }
         // Back-up: each node keeps the reward of the seat that moved into it.
-        for n in path {
+        for (i, n) in path.enumerated() {
             nodes[Int(n)].visits &+= 1
             let mover = Int(nodes[Int(n)].mover)
-            if mover >= 0 { nodes[Int(n)].reward += values[mover] }
+            // A kept root's own reward is its parent's business, no longer searched.
+            if i > 0 && mover >= 0 { nodes[Int(n)].reward += values[mover] }
         }
     }
 
@@ -218,7 +254,7 @@ public final class MCTS<G: Game>: Strategy {
     /// Mean reward of each root child after the last search (for tests).
     var rootMeans: [Int: Double] {
         var out: [Int: Double] = [:]
-        var child = nodes.first?.firstChild ?? -1
+        var child = nodes.isEmpty ? -1 : nodes[Int(root)].firstChild
         while child >= 0 { let n = nodes[Int(child)]; out[Int(n.action)] = n.reward / Double(max(n.visits, 1)); child = n.sibling }
         return out
     }
@@ -226,7 +262,7 @@ public final class MCTS<G: Game>: Strategy {
     /// Visits of each root child after the last search (for tests).
     var rootVisits: [Int: Int] {
         var out: [Int: Int] = [:]
-        var child = nodes.first?.firstChild ?? -1
+        var child = nodes.isEmpty ? -1 : nodes[Int(root)].firstChild
         while child >= 0 { out[Int(nodes[Int(child)].action)] = Int(nodes[Int(child)].visits); child = nodes[Int(child)].sibling }
         return out
     }
@@ -245,6 +281,10 @@ public final class PerfectInformationMCTS<G: Game>: PerfectInformationStrategy {
     public func chooseAction(state: G.State, legal: ActionBuffer) -> Int {
         search.search(legal: legal) { _ in state }
     }
+
+    public var followsActions: Bool { search.followsActions }
+
+    public func didApply(_ action: Int, by seat: Int) { search.didApply(action, by: seat) }
 
     /// Never called by ``Match/play(_:seed:strategies:buffer:observe:)``, which hands a
     /// perfect-information strategy the state; here for the protocol.

@@ -46,8 +46,8 @@ struct CatalogTests {
         let rail = try Catalog.game(named: "rail")
         #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "mcts", "mcts-perfect"])
         let mcts = try #require(rail.strategies.first { $0.name == "mcts" })
-        #expect(mcts.parameters.map(\.name) == ["iterations", "millis", "c", "rollout", "rolloutDepth"])
-        #expect(mcts.parameters.map(\.defaultValue) == ["800", "0", "1.4", "random", "60"])
+        #expect(mcts.parameters.map(\.name) == ["iterations", "millis", "c", "rollout", "rolloutDepth", "reuse"])
+        #expect(mcts.parameters.map(\.defaultValue) == ["800", "0", "1.4", "random", "60", "false"])
         #expect(mcts.parameters[3].accepted == "one of random, heuristic, shipped-cpu")
         // A search cannot roll out with itself, and a budget must be positive.
         #expect(throws: InputError.self) { try Catalog.validate("mcts(rollout=mcts)", for: rail) }

@@ -166,6 +166,39 @@ func findsTheFifthMission() throws {
     #expect(search.rootMeans[build] == 1)
 }
 
+@Test("reuse=true keeps the subtree of the moves played; without it each search starts afresh", arguments: [false, true])
+func reuseKeepsTheSubtree(_ reuse: Bool) throws {
+    // A small board, so the chosen move's node has children for most replies.
+    let game = try QuortexGame(rules: QuortexRules(settings: [(key: "radius", value: "1")]), seatCount: 2)
+    var state = game.newMatch(seed: 8)
+    let budget = 300
+    let search = MCTS(StrategyContext(game: game, seat: 0, seed: 2), settings: MCTSSettings(iterations: budget, reuse: reuse))
+    #expect(search.followsActions == reuse)
+    var legal = ActionBuffer()
+    var visitsAtSecondSearch = 0
+    for move in 0..<2 {
+        // Seat 0 searches; then seat 1 plays its first legal action. Both are reported.
+        state.legalActions(into: &legal)
+        let mine = search.chooseAction(state.observation(for: 0), legal: legal)
+        if move == 1 { visitsAtSecondSearch = search.rootVisits.values.reduce(0, +) }
+        state.apply(mine)
+        search.didApply(mine, by: 0)
+        state.legalActions(into: &legal)
+        let theirs = legal[0]
+        state.apply(theirs)
+        search.didApply(theirs, by: 1)
+    }
+    if reuse {
+        // The kept node already had visits from the first search (when the first search
+        // reached it), so the root's children hold at least this search's budget.
+        #expect(visitsAtSecondSearch >= budget)
+        #expect(search.treeSize > budget + 1, "the first search's nodes are still in the arena")
+    } else {
+        #expect(visitsAtSecondSearch == budget)
+        #expect(search.treeSize <= budget + 1)
+    }
+}
+
 /// Counts how the play loop asks it for moves.
 private final class PerfectSpy: PerfectInformationStrategy {
     typealias G = QuortexGame
@@ -188,6 +221,29 @@ func playLoopHandsStateOnlyToPerfectStrategies() throws {
     _ = Match.play(game, seed: 4, strategies: [spy, ObservationOnly(plain)], buffer: &buffer)
     #expect(spy.stateCalls > 0 && spy.observationCalls == 0)
     #expect(plain.observationCalls > 0 && plain.stateCalls == 0)
+}
+
+/// Records the actions the play loop reports.
+private final class Follower: Strategy {
+    typealias G = QuortexGame
+    var seen: [(action: Int, seat: Int)] = []
+    var followsActions: Bool { true }
+    func chooseAction(_ observation: QuortexObservation, legal: ActionBuffer) -> Int { legal[legal.count / 2] }
+    func didApply(_ action: Int, by seat: Int) { seen.append((action, seat)) }
+}
+
+@Test("Match.play reports every action, with its seat, to a strategy that follows actions")
+func playLoopReportsActions() throws {
+    let game = try QuortexGame(seatCount: 2)
+    let follower = Follower()
+    var buffer = ActionBuffer()
+    var trace: [(Int, Int)] = []
+    let result = Match.play(game, seed: 6, strategies: [follower, UniformRandomStrategy<QuortexGame>(seed: 1)], buffer: &buffer) { before, action, _ in
+        trace.append((action, before.currentSeat))
+    }
+    #expect(follower.seen.count == result.outcome.turns)
+    #expect(follower.seen.map(\.action) == trace.map(\.0))
+    #expect(follower.seen.map(\.seat) == trace.map(\.1))
 }
 
 let packageRoot = String(#filePath.prefix(upTo: #filePath.range(of: "/Tests/")!.lowerBound))
