@@ -18,8 +18,9 @@ final class Progress {
 
     /// - Parameters:
     ///   - total: blocks in this run (or shard).
-    ///   - done: blocks already in the file (a resumed run).
-    init(total: Int, done: Int, entrants: [String], quiet: Bool) {
+    ///   - done: blocks already in the file (a resumed run), whose per-entrant scores and
+    ///     matches are `score` and `played` (for the leader).
+    init(total: Int, done: Int, entrants: [String], quiet: Bool, score: [Double]? = nil, played: [Int]? = nil) {
         self.total = total
         names = entrants
         self.quiet = quiet
@@ -27,8 +28,8 @@ final class Progress {
         interval = terminal ? 0.2 : 10
         startBlocks = done
         blocks = done
-        score = Array(repeating: 0, count: entrants.count)
-        played = Array(repeating: 0, count: entrants.count)
+        self.score = score ?? Array(repeating: 0, count: entrants.count)
+        self.played = played ?? Array(repeating: 0, count: entrants.count)
     }
 
     /// Counts one finished block (its rows: per match, one per seat).

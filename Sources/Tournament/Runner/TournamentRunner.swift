@@ -117,7 +117,8 @@ public enum TournamentRunner {
         guard let output = FileHandle(forWritingAtPath: matchesPath) else { throw InputError("cannot open \(matchesPath) for writing") }
         defer { try? output.close() }
         _ = try? output.seekToEnd()
-        let progress = Progress(total: shardBlocks.count, done: done, entrants: plan.entrantNames, quiet: options.quiet)
+        let progress = Progress(total: shardBlocks.count, done: done, entrants: plan.entrantNames, quiet: options.quiet,
+                                score: tally.score, played: tally.matches)
         let clock = Date()
         var playedBlocks = 0
         var failure: InputError?
