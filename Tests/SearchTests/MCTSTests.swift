@@ -76,12 +76,7 @@ struct MCTSTests {
     func estimatesAreShares(_ seats: Int) throws {
         let quortex = try QuortexGame(seatCount: seats)
         var state = quortex.newMatch(seed: 5)
-        var rng = LabRandom(seed: 1)
-        var buffer = ActionBuffer()
-        for _ in 0..<8 where !state.isTerminal {
-            state.legalActions(into: &buffer)
-            state.apply(buffer[rng.uniform(buffer.count)])
-        }
+        playRandomly(&state, moves: 8, seed: 1)
         try #require(!state.isTerminal)
         let values = (0..<seats).map(state.searchValue(of:))
         #expect(values.allSatisfy { (0...1).contains($0) })
@@ -93,12 +88,7 @@ struct MCTSTests {
         let map = try RailMapFile.load(path: packageRoot + "/" + RailMapFile.defaultPath)
         let game = try RailGame(map: map, rules: RailRules(), seatCount: 2)
         var state = game.newMatch(seed: 21)
-        var play = LabRandom(seed: 9)
-        var buffer = ActionBuffer()
-        for _ in 0..<30 where !state.isTerminal {
-            state.legalActions(into: &buffer)
-            state.apply(buffer[play.uniform(buffer.count)])
-        }
+        playRandomly(&state, moves: 30, seed: 9)
         try #require(!state.isTerminal)
         let observation = state.observation(for: state.currentSeat)
         var rng = LabRandom(seed: 2)
@@ -244,6 +234,16 @@ func playLoopReportsActions() throws {
     #expect(follower.seen.count == result.outcome.turns)
     #expect(follower.seen.map(\.action) == trace.map(\.0))
     #expect(follower.seen.map(\.seat) == trace.map(\.1))
+}
+
+/// Plays up to `moves` uniformly random actions.
+private func playRandomly<S: GameState>(_ state: inout S, moves: Int, seed: UInt64) {
+    var rng = LabRandom(seed: seed)
+    var buffer = ActionBuffer()
+    for _ in 0..<moves where !state.isTerminal {
+        state.legalActions(into: &buffer)
+        state.apply(buffer[rng.uniform(buffer.count)])
+    }
 }
 
 let packageRoot = String(#filePath.prefix(upTo: #filePath.range(of: "/Tests/")!.lowerBound))
