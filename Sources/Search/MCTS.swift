@@ -66,6 +66,8 @@ public final class MCTS<G: Game>: Strategy {
     private var root: Int32 = 0
     /// Actions played since the last search (with `reuse`).
     private var played: [Int] = []
+    /// `logs[n] == log(n)`, grown as availabilities grow (kept between searches).
+    private var logs: [Double] = [0]
 
     struct Node {
         var action: Int32
@@ -232,9 +234,11 @@ public final class MCTS<G: Game>: Strategy {
             let c = Int(child)
             if Self.test(legalBits, Int(nodes[c].action)) {
                 nodes[c].available &+= 1
+                let available = Int(nodes[c].available)
+                while logs.count <= available { logs.append(log(Double(logs.count))) }
                 let visits = Double(nodes[c].visits)
                 let score = visits == 0 ? Double.infinity
-                    : nodes[c].reward / visits + settings.exploration * (log(Double(nodes[c].available)) / visits).squareRoot()
+                    : nodes[c].reward / visits + settings.exploration * (logs[available] / visits).squareRoot()
                 if score > bestScore || (score == bestScore && nodes[c].action < nodes[Int(best)].action) {
                     best = child
                     bestScore = score
