@@ -37,6 +37,17 @@ struct MCTSTests {
         #expect(search.rootMeans[winning] == 1, "every visit of the winning placement is a win")
     }
 
+    @Test("millis=N is the budget instead of iterations: the search runs for the time, not the count")
+    func timeBudget() throws {
+        let (game, state) = try columnPosition(edges: "0,1")
+        var legal = ActionBuffer()
+        state.legalActions(into: &legal)
+        let search = MCTS(StrategyContext(game: game, seat: 0, seed: 3), settings: MCTSSettings(iterations: 1, millis: 50))
+        _ = search.chooseAction(state.observation(for: 0), legal: legal)
+        // One iteration takes microseconds: 50 ms hold many more than the 1 `iterations` asks.
+        #expect(search.rootVisits.values.reduce(0, +) > 10)
+    }
+
     @Test("Same seed, same move and same tree; another seed searches differently")
     func deterministic() throws {
         let (game, state) = try columnPosition(edges: "0,1")
