@@ -120,6 +120,21 @@ extension MatchTable {
 typealias PlayLoop<G: Game> = @Sendable (_ seed: UInt64, _ strategySeed: UInt64?, _ buffer: inout ActionBuffer,
                                          _ observe: ((G.State, Int, G.State) -> Void)?) -> (outcome: Outcome, final: G.State)
 
+/// The play loop of `game` with `factories`, for a game entry to hand its table. Called
+/// from each entry with its concrete game type, so the optimiser specialises it there.
+@inline(__always)
+func playLoop<G: Game>(_ game: G, _ factories: [StrategyFactory<G>]) -> PlayLoop<G> {
+    { seed, strategySeed, buffer, observe in
+        // Two calls, so the untraced one (every tournament match) is compiled without
+        // the trace branch.
+        if let observe {
+            Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer, observe: observe)
+        } else {
+            Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer)
+        }
+    }
+}
+
 /// A table for a concrete game: the one generic bridge between games and the harness.
 struct Table<G: Game>: MatchTable {
     let game: G

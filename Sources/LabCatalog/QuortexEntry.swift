@@ -49,14 +49,6 @@ struct QuortexEntry: GameEntry {
                      setupLines: ["board radius \(rules.radius) (\(s.board.cells.count) cells), bag \(rules.bag.map(String.init).joined(separator: ","))",
                                   "seats: \(seats); turn order \(s.turnOrder.map { "P\($0)" }.joined(separator: " "))", "sides: \(sides)"],
                      warnings: warnings,
-                     loop: { seed, strategySeed, buffer, observe in
-                         // Two calls, so the untraced one (every tournament match) is
-                         // compiled without the trace branch.
-                         if let observe {
-                             Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer, observe: observe)
-                         } else {
-                             Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer)
-                         }
-                     })
+                     loop: playLoop(game, factories))
     }
 }

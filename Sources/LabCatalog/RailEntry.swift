@@ -47,14 +47,6 @@ struct RailEntry: GameEntry {
         return Table(game: game, players: setup.players,
                      setupLines: ["map \(map.name) (\(path)): \(map.cities.count) cities, \(map.railroads.count) railroads",
                                   "rules: " + (changed.isEmpty ? "defaults" : changed.joined(separator: ", "))],
-                     loop: { seed, strategySeed, buffer, observe in
-                         // Two calls, so the untraced one (every tournament match) is
-                         // compiled without the trace branch.
-                         if let observe {
-                             Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer, observe: observe)
-                         } else {
-                             Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer)
-                         }
-                     })
+                     loop: playLoop(game, factories))
     }
 }

@@ -55,6 +55,17 @@ private func contents(_ path: String) throws -> Data {
 }
 
 /// Every regular file of a folder by name, with its bytes.
+/// A finished 40-block rail run in a fresh scratch folder (its `out` subfolder), with
+/// the config file it came from and a snapshot of its files.
+private func finishedRun() throws -> (scratch: Scratch, config: String, out: String, files: [String: Data]) {
+    let scratch = try Scratch()
+    let config = try scratch.config(railConfig(blocks: 40))
+    let out = scratch("out")
+    let first = try tournament(config, out: out)
+    try #require(first.status == 0, "\(first.stderr)")
+    return (scratch, config, out, try snapshot(out))
+}
+
 private func snapshot(_ folder: String) throws -> [String: Data] {
     var out: [String: Data] = [:]
     for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
@@ -319,13 +330,8 @@ struct TournamentCLITests {
 
     @Test("an existing results folder is refused without --resume or --force and left untouched; --force replaces it")
     func existingFolder() throws {
-        let scratch = try Scratch()
+        let (scratch, config, out, before) = try finishedRun()
         defer { scratch.remove() }
-        let config = try scratch.config(railConfig(blocks: 40))
-        let out = scratch("out")
-        let first = try tournament(config, out: out)
-        try #require(first.status == 0, "\(first.stderr)")
-        let before = try snapshot(out)
 
         let again = try tournament(config, out: out)
         #expect(again.status == 2)
@@ -353,13 +359,8 @@ struct TournamentCLITests {
 
     @Test("--resume with a different config (another seed) is refused and leaves the folder untouched")
     func resumeDifferentConfig() throws {
-        let scratch = try Scratch()
+        let (scratch, config, out, before) = try finishedRun()
         defer { scratch.remove() }
-        let config = try scratch.config(railConfig(blocks: 40))
-        let out = scratch("out")
-        let first = try tournament(config, out: out)
-        try #require(first.status == 0, "\(first.stderr)")
-        let before = try snapshot(out)
         let resumed = try tournament(config, out: out, "--resume", "--seed", "99")
         #expect(resumed.status == 2)
         #expect(resumed.stderr.contains("error:"), "stderr was: \(resumed.stderr)")
