@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "RailGame", targets: ["RailGame"]),
         .library(name: "Quortex", targets: ["Quortex"]),
         .library(name: "Search", targets: ["Search"]),
+        .library(name: "Evaluators", targets: ["Evaluators"]),
         .library(name: "Tournament", targets: ["Tournament"]),
         .library(name: "LabCatalog", targets: ["LabCatalog"]),
     ],
@@ -26,8 +27,11 @@ let package = Package(
         .target(name: "RailGame", dependencies: ["LabCore"], swiftSettings: strict),
         .target(name: "Quortex", dependencies: ["LabCore"], swiftSettings: strict),
         .target(name: "Search", dependencies: ["LabCore"], swiftSettings: strict),
+        // OpenBLAS through pkg-config; scripts/setup.sh installs it where it is missing.
+        .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        .target(name: "Evaluators", dependencies: ["LabCore", "CBLAS"], swiftSettings: strict),
         .target(name: "Tournament", dependencies: ["LabCore", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
-        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Search", "Tournament"], swiftSettings: strict),
+        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Search", "Evaluators", "Tournament"], swiftSettings: strict),
         .executableTarget(
             name: "oplab",
             dependencies: [
@@ -45,6 +49,7 @@ let package = Package(
         .testTarget(name: "QuortexTests", dependencies: ["Quortex", "LabCore", "GameConformance"],
                     swiftSettings: strict),
         .testTarget(name: "SearchTests", dependencies: ["Search", "LabCore", "RailGame", "Quortex"], swiftSettings: strict),
+        .testTarget(name: "EvaluatorsTests", dependencies: ["Evaluators", "CBLAS", "LabCore"], swiftSettings: strict),
         .testTarget(name: "TournamentTests", dependencies: ["Tournament", "LabCore"], swiftSettings: strict),
         .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "LabCore"],
                     swiftSettings: strict),

@@ -37,7 +37,9 @@ public struct MCTSSettings: Sendable, Equatable {
 ///   *availability* (how often it could have been chosen) in place of its parent's
 ///   visits; a node with untried legal actions expands one at random.
 /// - Rollouts play a policy (uniform random, or any strategy) for up to `rolloutDepth`
-///   actions; the game's ``GameState/searchValue(of:)`` scores the end, terminal or not.
+///   actions; a terminal end scores its result; a cut-off one is valued by the
+///   ``LeafEvaluator`` if there is one (a learned model), else by the game's
+///   ``GameState/searchValue(of:)``.
 /// - Rewards are vectors, one per seat (a win 1, a first place shared by k 1/k, a loss
 ///   0; teammates share their place); each node keeps the reward of the seat that moved
 ///   into it, so every seat maximises its own (max^n).
@@ -55,6 +57,8 @@ public final class MCTS<G: Game>: Strategy {
     private var rng: LabRandom
     /// Rollout strategies, one per seat; nil: uniform random.
     private let rollout: [any Strategy<G>]?
+    /// Leaf values after the rollout (a learned model); nil: the game's own estimate.
+    private let evaluator: (any LeafEvaluator<G.State>)?
     private var nodes: [Node] = []
     private var path: [Int32] = []
     private var buffer = ActionBuffer()
@@ -85,8 +89,12 @@ public final class MCTS<G: Game>: Strategy {
     ///   - context: the game, the seat and the strategy's seed.
     ///   - rollout: the rollout policy's factory (nil: uniform random); its strategies
     ///     are made once here, one per seat, with seeds of their own.
-    public init(_ context: StrategyContext<G>, settings: MCTSSettings, rollout: StrategyFactory<G>? = nil) {
+    ///   - evaluator: values a rollout's end when it is not terminal (nil: the game's
+    ///     ``GameState/searchValue(of:)``); with `rolloutDepth` 0 it values the leaf.
+    public init(_ context: StrategyContext<G>, settings: MCTSSettings, rollout: StrategyFactory<G>? = nil,
+                evaluator: (any LeafEvaluator<G.State>)? = nil) {
         self.settings = settings
+        self.evaluator = evaluator
         seat = context.seat
         seatCount = context.game.seatCount
         rng = LabRandom(seed: Seeds.derive(context.seed, 0, 0, SeedPurpose.sampling.rawValue))
@@ -214,7 +222,11 @@ public final class MCTS<G: Game>: Strategy {
             state.apply(action)
             depth += 1
         }
-        for s in 0..<seatCount { values[s] = state.searchValue(of: s) }
+        if let evaluator, !state.isTerminal {
+            values.withUnsafeMutableBufferPointer { evaluator.evaluate(state, into: $0) }
+        } else {
+            for s in 0..<seatCount { values[s] = state.searchValue(of: s) }
+        }
         // Back-up: each node keeps the reward of the seat that moved into it.
         for (i, n) in path.enumerated() {
             nodes[Int(n)].visits &+= 1
@@ -278,8 +290,9 @@ public final class MCTS<G: Game>: Strategy {
 public final class PerfectInformationMCTS<G: Game>: PerfectInformationStrategy {
     let search: MCTS<G>
 
-    public init(_ context: StrategyContext<G>, settings: MCTSSettings, rollout: StrategyFactory<G>? = nil) {
-        search = MCTS(context, settings: settings, rollout: rollout)
+    public init(_ context: StrategyContext<G>, settings: MCTSSettings, rollout: StrategyFactory<G>? = nil,
+                evaluator: (any LeafEvaluator<G.State>)? = nil) {
+        search = MCTS(context, settings: settings, rollout: rollout, evaluator: evaluator)
     }
 
     public func chooseAction(state: G.State, legal: ActionBuffer) -> Int {

@@ -1,0 +1,40 @@
+/// Turns one seat's observation into a fixed-length vector of numbers, the input of a
+/// learned value model.
+///
+/// Each game defines its encoder in its own module. An encoder reads an observation
+/// only, so by type it cannot see a hidden part of the match: two states that differ
+/// only in what the seat cannot see give the same features.
+public protocol FeatureEncoder: Sendable {
+    associatedtype Observation: GameObservation
+
+    /// The game's registry name (written into model files).
+    static var gameName: String { get }
+    /// The version of the feature layout. A change of meaning or order bumps it, so a
+    /// model trained on the old layout is refused instead of misread.
+    static var featureVersion: Int { get }
+
+    /// Length of the vector (may depend on the map or board size).
+    var featureCount: Int { get }
+    /// What the layout depends on besides the version, e.g. the map's size; a model file
+    /// records it and is refused where it differs.
+    var layoutKey: String { get }
+    /// One short name per feature, in order (documentation, debugging, model files).
+    var featureNames: [String] { get }
+
+    /// Writes the features of `observation` into `features` (exactly ``featureCount``
+    /// values).
+    func encode(_ observation: Observation, into features: UnsafeMutableBufferPointer<Float>)
+}
+
+/// Values a search reads at a leaf instead of (or after) a rollout: for each seat, the
+/// expected match score (``Outcome/score(of:)``) of the position, in 0...1.
+///
+/// One evaluator serves one search (one seat of one match), so it may keep scratch
+/// buffers without locks; the weights behind it are shared read-only.
+public protocol LeafEvaluator<State>: AnyObject {
+    associatedtype State: GameState
+
+    /// Writes the value of `state` for every seat into `values` (`state.seatCount`
+    /// entries). `state` is not terminal.
+    func evaluate(_ state: State, into values: UnsafeMutableBufferPointer<Double>)
+}
