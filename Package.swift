@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(
             name: "oplab",
             dependencies: [
-                "LabCatalog", "LabCore", "RailGame", "Quortex", "Tournament",
+                "LabCatalog", "LabCore", "RailGame", "Quortex", "Evaluators", "Tournament",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -1,3 +1,4 @@
+import Evaluators
 import LabCore
 
 /// A strategy a game offers: its name, parameters and factory maker.
@@ -6,10 +7,10 @@ public struct StrategyEntry<G: Game>: Sendable {
     public var summary: String
     public var parameters: [ParameterSpec]
     /// Makes the per-match factory from checked parameters.
-    public var make: @Sendable (ResolvedParameters) throws(InputError) -> StrategyFactory<G>
+    public var make: @Sendable (ResolvedParameters, G) throws(InputError) -> StrategyFactory<G>
 
     public init(name: String, summary: String, parameters: [ParameterSpec] = [],
-                make: @escaping @Sendable (ResolvedParameters) throws(InputError) -> StrategyFactory<G>) {
+                make: @escaping @Sendable (ResolvedParameters, G) throws(InputError) -> StrategyFactory<G>) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
@@ -62,6 +63,10 @@ public protocol GameEntry: Sendable {
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable
     /// Names of the game's own per-seat columns in a tournament's `matches.csv`.
     var tournamentColumns: [String] { get }
+    /// Trains a value model by self-play of `request.teacher` on a table with these
+    /// rules, map and seat count (`setup.players` is ignored but for its count).
+    func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
+               log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel
     /// Those columns' values for `seat` of a finished match.
     func tournamentColumns(_ report: MatchReport, seat: Int) -> [String]
 }
@@ -161,17 +166,17 @@ struct Table<G: Game>: MatchTable {
 
 extension GameEntry {
     /// One factory per seat, for `specs` in seat order.
-    func resolve<G: Game>(_ specs: [StrategySpec], in entries: [StrategyEntry<G>]) throws(InputError) -> [StrategyFactory<G>] {
+    func resolve<G: Game>(_ specs: [StrategySpec], in entries: [StrategyEntry<G>], game: G) throws(InputError) -> [StrategyFactory<G>] {
         var factories: [StrategyFactory<G>] = []
-        for spec in specs { factories.append(try resolve(spec, in: entries)) }
+        for spec in specs { factories.append(try resolve(spec, in: entries, game: game)) }
         return factories
     }
 
     /// Finds strategy `spec.name` among `entries` or lists the ones that exist.
-    func resolve<G: Game>(_ spec: StrategySpec, in entries: [StrategyEntry<G>]) throws(InputError) -> StrategyFactory<G> {
+    func resolve<G: Game>(_ spec: StrategySpec, in entries: [StrategyEntry<G>], game: G) throws(InputError) -> StrategyFactory<G> {
         guard let entry = entries.first(where: { $0.name == spec.name }) else {
             throw InputError("unknown strategy '\(spec.name)' for \(name); available: \(entries.map(\.name).joined(separator: ", "))")
         }
-        return try entry.make(ResolvedParameters(spec: spec, accepted: entry.parameters))
+        return try entry.make(ResolvedParameters(spec: spec, accepted: entry.parameters), game)
     }
 }

@@ -41,6 +41,8 @@ public struct ParameterSpec: Sendable {
 /// Parameter values checked against a strategy's ``ParameterSpec``s, defaults filled in.
 public struct ResolvedParameters: Sendable {
     var values: [String: String]
+    /// Parameters the spec gave (the others hold their defaults).
+    var given: Set<String> = []
     let strategy: String
 
     /// Checks `spec`'s parameters: unknown names and bad values are errors naming the
@@ -67,6 +69,7 @@ public struct ResolvedParameters: Sendable {
                 throw InputError("strategy \(spec.name): \(key)=\(value) is not accepted; \(key) takes a \(p.accepted)")
             }
             values[key] = value
+            given.insert(key)
         }
     }
 
@@ -74,4 +77,6 @@ public struct ResolvedParameters: Sendable {
     public func integer(_ name: String) -> Int { Int(values[name]!)! }
     public func flag(_ name: String) -> Bool { values[name] == "true" }
     public func text(_ name: String) -> String { values[name]! }
+    /// Whether the spec set `name` (rather than leaving its default).
+    public func isGiven(_ name: String) -> Bool { given.contains(name) }
 }

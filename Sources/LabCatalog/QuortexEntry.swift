@@ -1,3 +1,4 @@
+import Evaluators
 import LabCore
 import Quortex
 
@@ -20,23 +21,33 @@ struct QuortexEntry: GameEntry {
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try QuortexRules(settings: rules) }
 
     /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`).
-    static let entries: [StrategyEntry<QuortexGame>] = baseEntries + SearchEntries.entries(base: baseEntries)
+    static let entries: [StrategyEntry<QuortexGame>] = baseEntries + SearchEntries.entries(base: baseEntries, models: models)
+        + [ModelEntries.greedy(models)]
+
+    static let models = ModelSupport<QuortexGame>(defaultModel: "configs/models/quortex-mlp.model") { QuortexFeatures(board: $0.setup.board) }
 
     static let baseEntries: [StrategyEntry<QuortexGame>] = [
-        StrategyEntry(name: "random", summary: "uniform over the legal placements") { _ in
+        StrategyEntry(name: "random", summary: "uniform over the legal placements") { _, _ in
             { context in UniformRandomStrategy<QuortexGame>(seed: context.seed) }
         },
-        StrategyEntry(name: "reference", summary: "the published implementation's one-ply AI (deterministic)") { _ in
+        StrategyEntry(name: "reference", summary: "the published implementation's one-ply AI (deterministic)") { _, _ in
             { _ in QuortexReferenceAI() }
         },
     ]
 
     var strategies: [StrategyInfo] { Self.entries.map(\.info) }
 
+    func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
+               log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
+        let game = try QuortexGame(rules: try QuortexRules(settings: rules), seatCount: seats)
+        let teacher = try resolve(request.teacher, in: Self.entries, game: game)
+        return Self.models.train(game, teacher, request, log)
+    }
+
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {
         let rules = try QuortexRules(settings: setup.rules)
         let game = try QuortexGame(rules: rules, seatCount: setup.players.count)
-        let factories = try resolve(setup.players, in: Self.entries)
+        let factories = try resolve(setup.players, in: Self.entries, game: game)
         let s = game.setup
         let seats = (0..<s.seatCount).map { "P\($0) edge \(s.edges[$0])" }.joined(separator: ", ")
         let sides = (0..<s.sideAxis.count).map { side in

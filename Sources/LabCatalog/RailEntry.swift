@@ -1,3 +1,4 @@
+import Evaluators
 import LabCore
 import RailGame
 
@@ -14,11 +15,15 @@ struct RailEntry: GameEntry {
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try RailRules(settings: rules) }
     func checkMap(_ path: String?) throws(InputError) { _ = try RailMapFile.load(path: path ?? RailMapFile.defaultPath) }
 
-    /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`).
-    static let entries: [StrategyEntry<RailGame>] = baseEntries + SearchEntries.entries(base: baseEntries)
+    /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`), then the
+    /// learned model's greedy player (`blas-greedy`).
+    static let entries: [StrategyEntry<RailGame>] = baseEntries + SearchEntries.entries(base: baseEntries, models: models)
+        + [ModelEntries.greedy(models)]
+
+    static let models = ModelSupport<RailGame>(defaultModel: "configs/models/rail-mlp.model") { RailFeatures(map: $0.map) }
 
     static let baseEntries: [StrategyEntry<RailGame>] = [
-        StrategyEntry(name: "random", summary: "uniform over the legal actions") { _ in
+        StrategyEntry(name: "random", summary: "uniform over the legal actions") { _, _ in
             { context in UniformRandomStrategy<RailGame>(seed: context.seed) }
         },
         StrategyEntry(
@@ -26,23 +31,31 @@ struct RailEntry: GameEntry {
             summary: "the documented CPU (SRS 4.5, 6.1.6): draw a mission with probability p, else build at random, else draw a card",
             parameters: [ParameterSpec("missionProbability", .number(0...1), default: "0.7",
                                        "chance of drawing a mission when it holds fewer than 2")]
-        ) { params in
+        ) { params, _ in
             let p = params.number("missionProbability")
             return { context in RailHeuristicCPU(seed: context.seed, missionProbability: p) }
         },
-        StrategyEntry(name: "shipped-cpu", summary: "the app's CPU as shipped: build first, else draw a mission, else a card") { _ in
+        StrategyEntry(name: "shipped-cpu", summary: "the app's CPU as shipped: build first, else draw a mission, else a card") { _, _ in
             { context in RailShippedCPU(seed: context.seed) }
         },
     ]
 
     var strategies: [StrategyInfo] { Self.entries.map(\.info) }
 
+    func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
+               log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
+        let map = try RailMapFile.load(path: mapPath ?? RailMapFile.defaultPath)
+        let game = try RailGame(map: map, rules: try RailRules(settings: rules), seatCount: seats)
+        let teacher = try resolve(request.teacher, in: Self.entries, game: game)
+        return Self.models.train(game, teacher, request, log)
+    }
+
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {
         let rules = try RailRules(settings: setup.rules)
         let path = setup.mapPath ?? RailMapFile.defaultPath
         let map = try RailMapFile.load(path: path)
         let game = try RailGame(map: map, rules: rules, seatCount: setup.players.count)
-        let factories = try resolve(setup.players, in: Self.entries)
+        let factories = try resolve(setup.players, in: Self.entries, game: game)
         let changed = setup.rules.map { "\($0.key)=\($0.value)" }
         return Table(game: game, players: setup.players,
                      setupLines: ["map \(map.name) (\(path)): \(map.cities.count) cities, \(map.railroads.count) railroads",

@@ -1,0 +1,128 @@
+import Evaluators
+import Foundation
+import LabCore
+import Synchronization
+
+/// A model file loaded and checked for one game: what strategies need to play it.
+struct LoadedModel<G: Game>: Sendable {
+    let network: MLP
+    /// A leaf evaluator for one search (its own scratch; the weights shared).
+    let leaf: @Sendable () -> any LeafEvaluator<G.State>
+    /// `blas-greedy` for one seat, averaging over `samples` draws of the hidden parts.
+    let greedy: @Sendable (_ context: StrategyContext<G>, _ samples: Int) -> any Strategy<G>
+}
+
+/// How a game's learned value models are loaded, checked, played and trained: the one
+/// place where a game's feature encoder meets the Evaluators module.
+struct ModelSupport<G: Game>: Sendable {
+    /// The shipped model, `configs/models/GAME-mlp.model`.
+    let defaultModel: String
+    let load: @Sendable (_ path: String, _ game: G) throws(InputError) -> LoadedModel<G>
+    let featureCount: @Sendable (G) -> Int
+    /// Plays the teacher, labels the positions and trains a network on them.
+    let train: @Sendable (_ game: G, _ teacher: StrategyFactory<G>, _ request: TrainingRequest,
+                          _ log: @escaping @Sendable (String) -> Void) -> ValueModel
+
+    init<E: FeatureEncoder>(defaultModel: String, encoder: @escaping @Sendable (G) -> E) where E.Observation == G.State.Observation {
+        self.defaultModel = defaultModel
+        load = { path, game throws(InputError) in
+            let encoder = encoder(game)
+            let model = try ModelStore.load(path)
+            try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey,
+                            inputs: encoder.featureCount, file: path)
+            // Parallelism is across matches: one OpenBLAS thread per worker.
+            BLASThreads.pinToOne()
+            let network = model.network
+            return LoadedModel(network: network,
+                               leaf: { ModelLeafEvaluator<G.State, E>(network: network, encoder: encoder) },
+                               greedy: { context, samples in ValueGreedy<G, E>(context, network: network, encoder: encoder, samples: samples) })
+        }
+        featureCount = { encoder($0).featureCount }
+        train = { game, teacher, request, log in
+            let encoder = encoder(game)
+            BLASThreads.pinToOne()
+            let started = Date()
+            let data = SelfPlay.positions(game: game, teacher: teacher, encoder: encoder, settings: request.selfPlay) { done in
+                // A line per tenth (chunks of 32 matches report in turn).
+                let total = request.selfPlay.matches
+                if done * 10 / total > max(0, done - 32) * 10 / total {
+                    log("self-play: \(done)/\(request.selfPlay.matches) matches")
+                }
+            }
+            let playSeconds = Date().timeIntervalSince(started)
+            log("self-play: \(data.count) rows (\(request.selfPlay.positionsPerMatch) positions per match x \(game.seatCount) seats) in \(String(format: "%.1f", playSeconds)) s")
+            let shape = MLPShape(inputs: encoder.featureCount, hidden: request.hidden)
+            log("training \(shape) (\(shape.parameterCount) parameters) for \(request.training.epochs) epochs, batch \(request.training.batchSize), Adam lr \(request.training.learningRate)")
+            let trainStarted = Date()
+            let result = Training.train(MLP(shape: shape, seed: Seeds.derive(request.training.seed, 0x6d6f_6465_6c)), on: data,
+                                        settings: request.training) { r in
+                log(String(format: "epoch %3d  train loss %.4f  validation loss %.4f  accuracy %.3f",
+                           r.epoch, r.trainLoss, r.validationLoss, r.validationAccuracy))
+            }
+            let trainSeconds = Date().timeIntervalSince(trainStarted)
+            log(String(format: "best epoch %d: validation loss %.4f (always-the-mean baseline %.4f), accuracy %.3f; %.1f s",
+                       result.best.epoch, result.best.validationLoss, result.baselineLoss, result.best.validationAccuracy, trainSeconds))
+            var notes = request.notes
+            notes += [
+                .init("rows", "\(data.count) (\(result.trainRows) trained, \(result.validationRows) held out)"),
+                .init("best-epoch", "\(result.best.epoch) of \(request.training.epochs)"),
+                .init("validation-loss", String(format: "%.4f", result.best.validationLoss)),
+                .init("baseline-loss", String(format: "%.4f", result.baselineLoss)),
+                .init("validation-accuracy", String(format: "%.4f", result.best.validationAccuracy)),
+            ]
+            return ValueModel(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey,
+                              network: result.model, notes: notes)
+        }
+    }
+}
+
+/// What `oplab train` asks for.
+public struct TrainingRequest: Sendable {
+    public var teacher: StrategySpec
+    public var selfPlay: SelfPlaySettings
+    public var hidden: [Int]
+    public var training: TrainingSettings
+    /// Written into the model file (`note.KEY: value`).
+    public var notes: [ValueModel.Note]
+
+    public init(teacher: StrategySpec, selfPlay: SelfPlaySettings, hidden: [Int], training: TrainingSettings, notes: [ValueModel.Note] = []) {
+        self.teacher = teacher
+        self.selfPlay = selfPlay
+        self.hidden = hidden
+        self.training = training
+        self.notes = notes
+    }
+}
+
+/// Model files read once per process and shared (the weights are read-only).
+enum ModelStore {
+    private static let cache = Mutex<[String: (stamp: String, model: ValueModel)]>([:])
+
+    static func load(_ path: String) throws(InputError) -> ValueModel {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let stamp = "\(attributes?[.size] ?? "-")/\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        if let hit = cache.withLock({ $0[path] }), hit.stamp == stamp { return hit.model }
+        let model = try ValueModel.load(path: path)
+        cache.withLock { $0[path] = (stamp, model) }
+        return model
+    }
+}
+
+/// `blas-greedy(model=PATH, samples=K)` for a game with a model.
+enum ModelEntries {
+    static func greedy<G: Game>(_ support: ModelSupport<G>) -> StrategyEntry<G> {
+        StrategyEntry(
+            name: "blas-greedy",
+            summary: "one ply on a learned value model: every successor of every legal action, over samples of the hidden parts, evaluated in one batched sgemm pass",
+            parameters: [
+                ParameterSpec("model", .text, default: support.defaultModel, "the model file (from `oplab train`)"),
+                ParameterSpec("samples", .integer(1...256), default: "8",
+                              "draws of the hidden parts and chance (cards, tiles) each action is averaged over"),
+            ]
+        ) { params, game throws(InputError) in
+            let loaded = try support.load(params.text("model"), game)
+            let samples = params.integer("samples")
+            return { context in loaded.greedy(context, samples) }
+        }
+    }
+}

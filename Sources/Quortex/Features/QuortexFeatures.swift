@@ -1,0 +1,180 @@
+import LabCore
+
+/// Quortex's feature encoder (version 1): one seat's observation as numbers for a
+/// learned value model. Everything in Quortex is public but the bag's order, which the
+/// observation does not hold; the encoder reads the observation only.
+///
+/// Sides (a solo player or a team) are relative to the observer: "side +0" is its own,
+/// then the others in side order after it, padded to 3 sides; seats likewise, padded to
+/// 6. For a board of N cells the vector has 16N + 52 values, in this order:
+/// 1. **Cells** (N × 16), canonical cell order: empty (1/0), then the tile's channels as
+///    the 15 possible side pairs {0,1}, {0,2}, ..., {4,5} (1 for the three pairs the
+///    placed tile joins). A tile type and rotation give exactly one such pattern, and
+///    rotations that join the same pairs (the same move) give the same one.
+/// 2. **Sides** (3 × 8): for sides +0..+2: present (1/0); still viable, a route exists
+///    (1/0); the shortest route's empty cells [÷ (2R + 1), the empty board's route]
+///    (the reference AI's measure; 2 when none); for each of its two edges, the flow reach: how deep into the board the
+///    flows entering from that edge's ports get through placed tiles, in rows
+///    [(deepest row + 1) ÷ (2R + 1); 0 when no flow enters a tile], and the cells on
+///    those flows [÷ N]; completed (1/0, only at the end).
+/// 3. **Drawn tile** (4): the type the mover holds, one-hot (all 0 when none).
+/// 4. **Bag** (4): tiles of each type still in the bag [÷ that type's starting count].
+/// 5. **Seats** (6 + 6 + 5): the relative seat to move, one-hot; tiles placed by each
+///    relative seat [÷ N]; the seat count (2-6), one-hot.
+/// 6. **Clock** (3): turns played [÷ N]; the observer plays in a team (1/0); the
+///    observer's edge's axis is shared with another solo seat (1/0).
+public struct QuortexFeatures: FeatureEncoder {
+    public typealias Observation = QuortexObservation
+
+    public static let gameName = QuortexGame.name
+    public static let featureVersion = 1
+    static let sides = 3
+    static let seats = 6
+    static let perSide = 8
+
+    public let board: QuortexBoard
+
+    public init(board: QuortexBoard) { self.board = board }
+
+    var cellCount: Int { board.cells.count }
+    public var featureCount: Int { 16 * cellCount + 52 }
+    public var layoutKey: String { "radius=\(board.radius) cells=\(cellCount)" }
+
+    /// The 15 side pairs in order, and the index of each pair (a * 6 + b, a < b).
+    static let pairs: [(Int, Int)] = (0..<6).flatMap { a in (a + 1..<6).map { (a, $0) } }
+    static let pairIndex: [Int] = {
+        var table = [Int](repeating: -1, count: 36)
+        for (i, p) in pairs.enumerated() { table[p.0 * 6 + p.1] = i; table[p.1 * 6 + p.0] = i }
+        return table
+    }()
+
+    public var featureNames: [String] {
+        var names: [String] = []
+        for c in 0..<cellCount {
+            let cell = board.name(c)
+            names.append("cell\(cell).empty")
+            names += Self.pairs.map { "cell\(cell).pair\($0.0)\($0.1)" }
+        }
+        for s in 0..<Self.sides {
+            names += ["side+\(s).present", "side+\(s).viable", "side+\(s).route", "side+\(s).reachA", "side+\(s).flowCellsA",
+                      "side+\(s).reachB", "side+\(s).flowCellsB", "side+\(s).completed"]
+        }
+        names += (0..<4).map { "drawn.type\($0)" } + (0..<4).map { "bag.type\($0)" }
+        names += (0..<Self.seats).map { "toMove.seat+\($0)" } + (0..<Self.seats).map { "placed.seat+\($0)" }
+        names += (2...6).map { "seats.\($0)" }
+        names += ["turn", "inTeam", "sharedAxis"]
+        return names
+    }
+
+    public func encode(_ o: QuortexObservation, into f: UnsafeMutableBufferPointer<Float>) {
+        precondition(f.count == featureCount, "quortex features: \(featureCount) values, buffer holds \(f.count)")
+        let setup = o.setup
+        precondition(setup.board === board, "quortex features: the observation is of another board")
+        let n = cellCount
+        let nf = Float(n)
+        let rows = Float(2 * board.radius + 1)
+        for i in 0..<f.count { f[i] = 0 }
+        var at = 0
+        // 1. Cells.
+        for c in 0..<n {
+            let code = o.cells[c]
+            if code == QuortexState.emptyCell {
+                f[at] = 1
+            } else {
+                for side in 0..<6 {
+                    let other = QuortexTile.partner[Int(code) * 6 + side]
+                    if side < other { f[at + 1 + Self.pairIndex[side * 6 + other]] = 1 }
+                }
+            }
+            at += 16
+        }
+        // 2. Sides.
+        let me = o.seat
+        let mySide = setup.sideOfSeat[me]
+        let sideCount = setup.sideAxis.count
+        o.withPosition { t, cells, empty in
+            Junctions.build(t, cells, empty: empty) { graph in
+                for k in 0..<min(Self.sides, sideCount) {
+                    let side = (mySide + k) % sideCount
+                    let axis = setup.sideAxis[side]
+                    let base = at + k * Self.perSide
+                    f[base] = 1
+                    let route = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3), allowed: empty, extra: Links())
+                    f[base + 1] = route == nil ? 0 : 1
+                    f[base + 2] = route.map { Float($0) / rows } ?? 2
+                    for (j, edge) in [axis, axis + 3].enumerated() {
+                        let (deepest, flowCells) = Self.flowReach(t, cells, board: board, from: edge)
+                        f[base + 3 + 2 * j] = deepest < 0 ? 0 : Float(deepest + 1) / Float(2 * board.radius + 1)
+                        f[base + 4 + 2 * j] = Float(flowCells) / nf
+                    }
+                    f[base + 7] = o.winners & (1 << side) != 0 ? 1 : 0
+                }
+            }
+        }
+        at += Self.sides * Self.perSide
+        // 3. Drawn tile; 4. bag.
+        if o.tile >= 0 { f[at + Int(o.tile)] = 1 }
+        at += 4
+        for type in 0..<4 { f[at + type] = Float(o.remaining[type]) / Float(max(1, setup.rules.bag[type])) }
+        at += 4
+        // 5. Seats.
+        let seatCount = setup.seatCount
+        if !o.isOver { f[at + (setup.turnOrder[Int(o.slot)] - me + seatCount) % seatCount] = 1 }
+        at += Self.seats
+        for k in 0..<min(Self.seats, seatCount) { f[at + k] = Float(o.placedBySeat[(me + k) % seatCount]) / nf }
+        at += Self.seats
+        f[at + seatCount - 2] = 1
+        at += 5
+        // 6. Clock.
+        f[at] = Float(o.turns) / nf
+        f[at + 1] = setup.seats(ofSide: mySide).count > 1 ? 1 : 0
+        f[at + 2] = (0..<sideCount).contains { $0 != mySide && setup.sideAxis[$0] == setup.sideAxis[mySide] } ? 1 : 0
+        at += 3
+        precondition(at == featureCount, "quortex features: wrote \(at) values")
+    }
+
+    /// How far the flows entering from `edge`'s ports get through placed tiles: the
+    /// deepest row reached, counted from the edge (0: its own rim row; -1: no flow
+    /// enters a tile), and the number of distinct cells on those flows.
+    static func flowReach(_ t: BoardTables, _ cells: UnsafePointer<UInt8>, board: QuortexBoard, from edge: Int) -> (deepest: Int, cells: Int) {
+        var seen: CellSet = 0
+        var deepest = -1
+        var rim = board.edgeCells[edge]
+        while rim != 0 {
+            let start = rim.trailingZeroBitCount
+            rim &= rim &- 1
+            for d in 0..<6 where Int(t.port[start &* 6 &+ d]) == edge {
+                var c = start, entering = d
+                while cells[c] != QuortexState.emptyCell {
+                    seen |= CellSet(1) << c
+                    deepest = max(deepest, depth(board, cell: c, from: edge))
+                    let exit = Int(t.partner[Int(cells[c]) &* 6 &+ entering])
+                    let next = Int(t.neighbour[c &* 6 &+ exit])
+                    if next < 0 { break }
+                    c = next
+                    entering = exit < 3 ? exit + 3 : exit - 3
+                }
+            }
+        }
+        return (deepest, seen.nonzeroBitCount)
+    }
+
+    /// Rows between `cell` and board edge `edge` (0 on the edge's rim, 2R across).
+    static func depth(_ board: QuortexBoard, cell: Int, from edge: Int) -> Int {
+        let (row, col) = board.cells[cell]
+        let r = board.radius
+        switch edge {
+        case 0: return row + r
+        case 1: return r - col
+        case 2: return r - (row + col)
+        case 3: return r - row
+        case 4: return col + r
+        default: return row + col + r
+        }
+    }
+}
+
+extension QuortexObservation {
+    /// Whether the match is over (no mover).
+    var isOver: Bool { reason != .none }
+}

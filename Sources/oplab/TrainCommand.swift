@@ -1,0 +1,135 @@
+import ArgumentParser
+import Evaluators
+import Foundation
+import LabCatalog
+import LabCore
+
+struct TrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Train a value model by self-play of a teacher strategy.",
+        discussion: """
+            Plays --matches matches of the teacher in every seat (each move uniformly random \
+            with probability --random-moves, for variety), keeps --positions positions per \
+            match, labels every seat's view of each with that seat's final score (1 win, 1/k \
+            shared, 0 loss), and fits a multilayer perceptron (ReLU hidden layers, logistic \
+            output) by Adam on the cross-entropy, holding out --validation of the rows. The \
+            model of the epoch with the lowest held-out loss is written to --out.
+            Deterministic: the same flags give the same file, for any --threads (self-play is \
+            parallel; training runs on one thread, OpenBLAS pinned to one thread).
+            Example: oplab train rail --teacher heuristic --matches 20000 --hidden 128,64 \
+            --epochs 20 --out configs/models/rail-mlp.model
+            """
+    )
+
+    @Argument(help: "The game: rail or quortex.")
+    var game: String
+
+    @Option(help: "The strategy spec whose self-play makes the data.")
+    var teacher: String
+
+    @Option(help: "Self-play matches.")
+    var matches: Int = 10_000
+
+    @Option(help: "Hidden layer widths, comma-separated (e.g. 128,64).")
+    var hidden: String = "128,64"
+
+    @Option(help: "Passes over the training rows.")
+    var epochs: Int = 20
+
+    @Option(help: "The model file to write (e.g. configs/models/NAME.model).")
+    var out: String
+
+    @Option(help: "Positions kept per match.")
+    var positions: Int = 8
+
+    @Option(name: .customLong("random-moves"), help: "Chance that a self-play move is uniformly random (0...1).")
+    var randomMoves: Double = 0.1
+
+    @Option(help: "Minibatch size.")
+    var batch: Int = 256
+
+    @Option(name: .customLong("learning-rate"), help: "Adam's step size.")
+    var learningRate: Double = 0.001
+
+    @Option(help: "Share of the rows held out to pick the best epoch (0...0.5).")
+    var validation: Double = 0.1
+
+    @Option(help: "Seats at the table.")
+    var seats: Int = 2
+
+    @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable).")
+    var rules: [String] = []
+
+    @Option(help: "Map file (rail only).")
+    var map: String?
+
+    @Option(help: "Master seed of the self-play, the split and the minibatch order.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Self-play worker threads (default: every core).")
+    var threads: Int?
+
+    @Flag(help: "Replace --out if it exists.")
+    var force = false
+
+    @Flag(help: "Print only the summary.")
+    var quiet = false
+
+    func run() throws {
+        try reportingInputErrors {
+            let entry = try Catalog.game(named: game)
+            guard entry.seatRange.contains(seats) else {
+                throw InputError("--seats \(seats): \(entry.name) takes \(entry.seatRange.lowerBound)-\(entry.seatRange.upperBound)")
+            }
+            if map != nil && entry.name != "rail" { throw InputError("--map applies to rail only") }
+            let widths = try Self.parseHidden(hidden)
+            guard matches >= 1 else { throw InputError("--matches \(matches): expected at least 1") }
+            guard (1...10_000).contains(epochs) else { throw InputError("--epochs \(epochs): expected 1...10000") }
+            guard (1...1_000).contains(positions) else { throw InputError("--positions \(positions): expected 1...1000") }
+            guard (0...1).contains(randomMoves) else { throw InputError("--random-moves \(randomMoves): expected a number in 0...1") }
+            guard (1...65_536).contains(batch) else { throw InputError("--batch \(batch): expected 1...65536") }
+            guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
+            guard (0...0.5).contains(validation) else { throw InputError("--validation \(validation): expected a number in 0...0.5") }
+            let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
+            guard (1...1_024).contains(workers) else { throw InputError("--threads \(workers): expected 1...1024") }
+            guard out.hasSuffix(".model") else { throw InputError("--out \(out): a model file name ends in .model") }
+            if FileManager.default.fileExists(atPath: out) && !force {
+                throw InputError("--out \(out) exists; pass --force to replace it")
+            }
+            let teacherSpec = try Catalog.validate(teacher, for: entry)
+            let command = (["oplab"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            let request = TrainingRequest(
+                teacher: teacherSpec,
+                selfPlay: SelfPlaySettings(matches: matches, positionsPerMatch: positions, randomMoveRate: randomMoves, seed: seed, threads: workers),
+                hidden: widths,
+                training: TrainingSettings(epochs: epochs, batchSize: batch, learningRate: learningRate, validationFraction: validation, seed: seed),
+                notes: [.init("teacher", teacherSpec.description), .init("matches", "\(matches)"), .init("seats", "\(seats)"),
+                        .init("seed", "\(seed)"), .init("command", command), .init("oplab", OpLab.version)])
+            let quiet = self.quiet
+            let model = try entry.train(request, rules: try parseRules(rules), mapPath: map, seats: seats) { line in
+                if !quiet { printError(line) }
+            }
+            do {
+                try model.write(to: out)
+            } catch {
+                throw InputError("--out \(out): cannot write the model: \(error.localizedDescription)")
+            }
+            print("wrote \(out): \(entry.name) features v\(model.featureVersion) (\(model.layout)), \(model.network.shape), "
+                  + "validation loss \(model.note("validation-loss") ?? "?") (baseline \(model.note("baseline-loss") ?? "?")), "
+                  + "accuracy \(model.note("validation-accuracy") ?? "?")")
+        }
+    }
+
+    static func parseHidden(_ text: String) throws(InputError) -> [Int] {
+        if text.trimmingSpaces.isEmpty || text == "none" { return [] }
+        var widths: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let w = Int(String(part).trimmingSpaces), (1...4096).contains(w) else {
+                throw InputError("--hidden \(text): expected layer widths 1...4096 separated by commas, e.g. 128,64 (or none)")
+            }
+            widths.append(w)
+        }
+        return widths
+    }
+}
