@@ -64,6 +64,18 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "EvaluatorBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LabCore", package: "OpponentLab"),
+                .product(name: "Evaluators", package: "OpponentLab"),
+            ],
+            path: "Benchmarks/EvaluatorBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -154,6 +154,19 @@ public struct ValueModel: Sendable, Equatable {
             }
         }
         let count = try integer("parameters", min: 1)
+        // Widths from a damaged header can overflow the parameter count (and its byte
+        // count): refuse them before `MLPShape` does that arithmetic and traps.
+        let widths = [inputs] + hidden + [1]
+        var needed = 0
+        for l in 0..<(widths.count - 1) {
+            let (weights, o1) = widths[l].multipliedReportingOverflow(by: widths[l + 1])
+            let (layer, o2) = weights.addingReportingOverflow(widths[l + 1])
+            let (sum, o3) = needed.addingReportingOverflow(layer)
+            guard !(o1 || o2 || o3) && sum <= Int.max / 4 else {
+                throw InputError("\(file): shape \(widths.map(String.init).joined(separator: "-")) is too large: its parameter count overflows (the header is damaged)")
+            }
+            needed = sum
+        }
         let shape = MLPShape(inputs: inputs, hidden: hidden)
         guard shape.parameterCount == count else {
             throw InputError("\(file): shape \(shape) has \(shape.parameterCount) parameters, but the header says parameters: \(count)")

@@ -141,7 +141,7 @@ public enum Training {
                 } else {
                     let y = scratch.activations[l + 1]
                     MLP.affine(x, batch: batch, fanIn: fanIn, weights: p + model.offsets[l], fanOut: fanOut, into: y)
-                    for i in 0..<(batch * fanOut) where y[i] < 0 { y[i] = 0 }
+                    for i in 0..<(batch * fanOut) { y[i] = max(y[i], 0) }
                 }
             }
             // Loss and the output's delta: d(mean loss)/dz = (p - t) / B.

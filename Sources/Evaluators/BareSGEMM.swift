@@ -1,0 +1,29 @@
+import CBLAS
+
+/// The matrix products of ``MLP/evaluate(_:batch:into:workspace:)`` and nothing else:
+/// one `cblas_sgemm` per layer, on the same weights and buffers, with no bias and no
+/// activation (β = 0). The evaluator benchmarks time it beside `evaluate`, so the gap
+/// between the two is what the bias copies, the activations and the bookkeeping cost.
+public enum BareSGEMM {
+    /// Runs the `model.shape.layerCount` products of a forward pass of `batch` rows:
+    /// layer l multiplies its `batch × in` input by its `in × out` weights; the last
+    /// writes `batch` values (raw sums, not probabilities) into `output`.
+    ///
+    /// - Complexity: `batch × model.shape.multiplyAdds` multiply-adds.
+    public static func layers(of model: MLP, _ input: UnsafePointer<Float>, batch: Int, into output: UnsafeMutablePointer<Float>,
+                              workspace: MLPWorkspace) {
+        guard batch > 0 else { return }
+        let widths = model.shape.widths
+        workspace.reserve(batch: batch, widths: widths)
+        model.parameters.withUnsafeBufferPointer { p in
+            var x = input
+            for l in 0..<model.shape.layerCount {
+                let fanIn = widths[l], fanOut = widths[l + 1]
+                let y = l == model.shape.layerCount - 1 ? output : workspace.activation(l % 2)
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(batch), Int32(fanOut), Int32(fanIn),
+                            1, x, Int32(fanIn), p.baseAddress! + model.offsets[l], Int32(fanOut), 0, y, Int32(fanOut))
+                x = UnsafePointer(y)
+            }
+        }
+    }
+}
