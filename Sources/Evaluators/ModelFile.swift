@@ -122,7 +122,10 @@ public struct ValueModel: Sendable, Equatable {
             }
             fields.append((String(text[..<colon]).trimmingSpaces, String(text[text.index(after: colon)...]).trimmingSpaces, line))
         }
-        guard line >= 1 else { throw InputError("\(file): empty file; expected a model file written by `oplab train`") }
+        guard !bytes.isEmpty else { throw InputError("\(file): empty file; expected a model file written by `oplab train`") }
+        guard line >= 1 else {
+            throw InputError("\(file): not a model file: expected the first line '\(formatLine)'")
+        }
         guard sawWeights else {
             throw InputError("\(file): truncated header: no 'weights:' line (the file ends at line \(line))")
         }

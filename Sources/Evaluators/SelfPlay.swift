@@ -2,7 +2,7 @@ import Dispatch
 import LabCore
 import Synchronization
 
-/// How ``SelfPlay/positions(game:teacher:encoder:settings:progress:)`` makes training data.
+/// How ``SelfPlay/positions(game:teachers:encoder:settings:progress:)`` makes training data.
 public struct SelfPlaySettings: Sendable, Equatable {
     /// Matches to play.
     public var matches: Int
@@ -25,10 +25,11 @@ public struct SelfPlaySettings: Sendable, Equatable {
     }
 }
 
-/// Training data from a teacher playing itself.
+/// Training data from teachers playing themselves or each other.
 public enum SelfPlay {
-    /// Plays `settings.matches` matches of `teacher` in every seat (a move is uniformly
-    /// random with probability `randomMoveRate`), keeps `positionsPerMatch` positions of
+    /// Plays `settings.matches` matches of the teachers (seat s of match m plays
+    /// `teachers[(m + s) % teachers.count]`: one teacher plays itself; several meet in
+    /// every seating) where a move is uniformly random with probability `randomMoveRate`, keeps `positionsPerMatch` positions of
     /// each, and labels every seat's view of them with that seat's final score
     /// (``Outcome/score(of:)``: 1 for a sole win, 1/k for a win shared by k, 0 else).
     ///
@@ -36,9 +37,10 @@ public enum SelfPlay {
     /// and its choice of positions are seeded from that, so the rows are the same, in
     /// match order, for any thread count.
     public static func positions<G: Game, E: FeatureEncoder>(
-        game: G, teacher: StrategyFactory<G>, encoder: E, settings: SelfPlaySettings,
+        game: G, teachers: [StrategyFactory<G>], encoder: E, settings: SelfPlaySettings,
         progress: @Sendable (Int) -> Void = { _ in }
     ) -> Dataset where E.Observation == G.State.Observation {
+        precondition(!teachers.isEmpty, "at least one teacher")
         let chunk = 32
         let chunks = (settings.matches + chunk - 1) / chunk
         let results = Mutex<[Int: Dataset]>([:])
@@ -52,7 +54,7 @@ public enum SelfPlay {
                 guard c < chunks else { break }
                 var data = Dataset(inputs: encoder.featureCount)
                 for m in (c * chunk)..<min(settings.matches, (c + 1) * chunk) {
-                    play(game, match: m, teacher: teacher, encoder: encoder, settings: settings, buffer: &buffer, row: &row, into: &data)
+                    play(game, match: m, teachers: teachers, encoder: encoder, settings: settings, buffer: &buffer, row: &row, into: &data)
                 }
                 results.withLock { $0[c] = data }
                 let total = done.add(min(settings.matches, (c + 1) * chunk) - c * chunk, ordering: .relaxed).newValue
@@ -68,13 +70,13 @@ public enum SelfPlay {
     }
 
     private static func play<G: Game, E: FeatureEncoder>(
-        _ game: G, match m: Int, teacher: StrategyFactory<G>, encoder: E, settings: SelfPlaySettings,
+        _ game: G, match m: Int, teachers: [StrategyFactory<G>], encoder: E, settings: SelfPlaySettings,
         buffer: inout ActionBuffer, row: inout [Float], into data: inout Dataset
     ) where E.Observation == G.State.Observation {
         let seed = Seeds.match(settings.seed, match: UInt64(m))
         var rng = LabRandom(seed: Seeds.derive(seed, 0x7465_6163_6865_72))
         let strategies = (0..<game.seatCount).map { s in
-            teacher(StrategyContext(game: game, seat: s, seed: Seeds.strategy(seed, seat: s)))
+            teachers[(m + s) % teachers.count](StrategyContext(game: game, seat: s, seed: Seeds.strategy(seed, seat: s)))
         }
         let followers = strategies.filter(\.followsActions)
         var state = game.newMatch(seed: seed)

@@ -44,9 +44,14 @@ public struct TrainingSettings: Sendable, Equatable {
     public var validationFraction: Double
     /// Seeds the split and the minibatch order.
     public var seed: UInt64
+    /// Decoupled weight decay (AdamW): each step shrinks every weight by
+    /// `learningRate × weightDecay` of itself (0: plain Adam).
+    public var weightDecay: Double
 
-    public init(epochs: Int = 20, batchSize: Int = 256, learningRate: Double = 1e-3, validationFraction: Double = 0.1, seed: UInt64 = 1) {
-        precondition(epochs >= 1 && batchSize >= 1 && learningRate > 0 && (0..<1).contains(validationFraction))
+    public init(epochs: Int = 20, batchSize: Int = 256, learningRate: Double = 1e-3, validationFraction: Double = 0.1, seed: UInt64 = 1,
+                weightDecay: Double = 0) {
+        precondition(epochs >= 1 && batchSize >= 1 && learningRate > 0 && (0..<1).contains(validationFraction) && weightDecay >= 0)
+        self.weightDecay = weightDecay
         self.epochs = epochs
         self.batchSize = batchSize
         self.learningRate = learningRate
@@ -180,7 +185,7 @@ public enum Training {
 
     /// Trains `model` on `data`: a seeded split holds out `validationFraction` of the
     /// rows; each epoch visits the others in a new seeded order, in minibatches, with one
-    /// Adam step (β1 0.9, β2 0.999, ε 1e-8) per minibatch. Returns the parameters of the
+    /// Adam step (β1 0.9, β2 0.999, ε 1e-8; decoupled weight decay if set) per minibatch. Returns the parameters of the
     /// epoch with the lowest validation loss (the last epoch's without held-out rows).
     /// Deterministic: one thread, OpenBLAS pinned to one thread.
     public static func train(_ model: MLP, on data: Dataset, settings: TrainingSettings, report: (EpochReport) -> Void = { _ in }) -> TrainingResult {
@@ -201,6 +206,7 @@ public enum Training {
         var v = [Float](repeating: 0, count: n)
         let (beta1, beta2, epsilon): (Float, Float, Float) = (0.9, 0.999, 1e-8)
         let rate = Float(settings.learningRate)
+        let shrink = 1 - Float(settings.learningRate * settings.weightDecay)
         var step = 0
         let scratch = Scratch()
         let batchSize = min(settings.batchSize, training.count)
@@ -233,7 +239,7 @@ public enum Training {
                         let g = gradient[i]
                         m[i] = beta1 * m[i] + (1 - beta1) * g
                         v[i] = beta2 * v[i] + (1 - beta2) * g * g
-                        p[i] -= rate * (m[i] / c1) / ((v[i] / c2).squareRoot() + epsilon)
+                        p[i] = shrink * p[i] - rate * (m[i] / c1) / ((v[i] / c2).squareRoot() + epsilon)
                     }
                 }
                 start += size

@@ -66,7 +66,20 @@ extension Catalog {
             return (seatings, setupLines, warnings)
         }
         let first: (seatings: [[any SeatedTable]], setupLines: [String], warnings: [String])
-        do { first = try build() } catch { throw locate("rules", error.message) }
+        do { first = try build() } catch {
+            // A strategy that reads a file (a model) fails only when it is made, after the
+            // checks above: name the entrant whose strategy fails on a table of its own
+            // where the documented CPU does not.
+            let alone = { (spec: StrategySpec) throws(InputError) in
+                _ = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: Array(repeating: spec, count: config.seats)))
+            }
+            if (try? alone(StrategySpec(name: game.documentedCPU))) != nil {
+                for (i, spec) in specs.enumerated() {
+                    do { try alone(spec) } catch { throw locate("entrants[\(i)].strategy", error.message) }
+                }
+            }
+            throw locate("rules", error.message)
+        }
         // The documented CPU, as documented (no parameters), anchors the ratings.
         let anchor = specs.firstIndex { $0.name == game.documentedCPU && $0.parameters.isEmpty }
         return TournamentPlan(config: config, schedule: schedule, seatings: first.seatings, columns: game.tournamentColumns,

@@ -19,8 +19,8 @@ struct ModelSupport<G: Game>: Sendable {
     let defaultModel: String
     let load: @Sendable (_ path: String, _ game: G) throws(InputError) -> LoadedModel<G>
     let featureCount: @Sendable (G) -> Int
-    /// Plays the teacher, labels the positions and trains a network on them.
-    let train: @Sendable (_ game: G, _ teacher: StrategyFactory<G>, _ request: TrainingRequest,
+    /// Plays the teachers, labels the positions and trains a network on them.
+    let train: @Sendable (_ game: G, _ teachers: [StrategyFactory<G>], _ request: TrainingRequest,
                           _ log: @escaping @Sendable (String) -> Void) -> ValueModel
 
     init<E: FeatureEncoder>(defaultModel: String, encoder: @escaping @Sendable (G) -> E) where E.Observation == G.State.Observation {
@@ -38,11 +38,11 @@ struct ModelSupport<G: Game>: Sendable {
                                greedy: { context, samples in ValueGreedy<G, E>(context, network: network, encoder: encoder, samples: samples) })
         }
         featureCount = { encoder($0).featureCount }
-        train = { game, teacher, request, log in
+        train = { game, teachers, request, log in
             let encoder = encoder(game)
             BLASThreads.pinToOne()
             let started = Date()
-            let data = SelfPlay.positions(game: game, teacher: teacher, encoder: encoder, settings: request.selfPlay) { done in
+            let data = SelfPlay.positions(game: game, teachers: teachers, encoder: encoder, settings: request.selfPlay) { done in
                 // A line per tenth (chunks of 32 matches report in turn).
                 let total = request.selfPlay.matches
                 if done * 10 / total > max(0, done - 32) * 10 / total {
@@ -78,15 +78,17 @@ struct ModelSupport<G: Game>: Sendable {
 
 /// What `oplab train` asks for.
 public struct TrainingRequest: Sendable {
-    public var teacher: StrategySpec
+    /// Seat s of match m plays `teachers[(m + s) % teachers.count]`.
+    public var teachers: [StrategySpec]
     public var selfPlay: SelfPlaySettings
     public var hidden: [Int]
     public var training: TrainingSettings
     /// Written into the model file (`note.KEY: value`).
     public var notes: [ValueModel.Note]
 
-    public init(teacher: StrategySpec, selfPlay: SelfPlaySettings, hidden: [Int], training: TrainingSettings, notes: [ValueModel.Note] = []) {
-        self.teacher = teacher
+    public init(teachers: [StrategySpec], selfPlay: SelfPlaySettings, hidden: [Int], training: TrainingSettings, notes: [ValueModel.Note] = []) {
+        precondition(!teachers.isEmpty, "at least one teacher")
+        self.teachers = teachers
         self.selfPlay = selfPlay
         self.hidden = hidden
         self.training = training

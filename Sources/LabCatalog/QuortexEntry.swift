@@ -40,8 +40,8 @@ struct QuortexEntry: GameEntry {
     func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
         let game = try QuortexGame(rules: try QuortexRules(settings: rules), seatCount: seats)
-        let teacher = try resolve(request.teacher, in: Self.entries, game: game)
-        return Self.models.train(game, teacher, request, log)
+        let teachers = try resolve(request.teachers, in: Self.entries, game: game)
+        return Self.models.train(game, teachers, request, log)
     }
 
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {

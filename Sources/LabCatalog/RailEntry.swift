@@ -46,8 +46,8 @@ struct RailEntry: GameEntry {
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
         let map = try RailMapFile.load(path: mapPath ?? RailMapFile.defaultPath)
         let game = try RailGame(map: map, rules: try RailRules(settings: rules), seatCount: seats)
-        let teacher = try resolve(request.teacher, in: Self.entries, game: game)
-        return Self.models.train(game, teacher, request, log)
+        let teachers = try resolve(request.teachers, in: Self.entries, game: game)
+        return Self.models.train(game, teachers, request, log)
     }
 
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {

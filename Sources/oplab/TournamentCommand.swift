@@ -71,8 +71,8 @@ struct TournamentCommand: ParsableCommand {
             let result = try TournamentRunner.run(plan, options: options)
             for note in result.notes { printError(note) }
             print(result.table.joined(separator: "\n"))
-            print(String(format: "%d matches this session on %d threads, %.0f matches/s; results in %@",
-                         result.matchesPlayed, result.threads, result.matchesPerSecond, result.directory))
+            print(String(format: "%d matches this session on %d thread%@, %.0f matches/s; results in %@",
+                         result.matchesPlayed, result.threads, result.threads == 1 ? "" : "s", result.matchesPerSecond, result.directory))
         }
     }
 }

@@ -7,10 +7,11 @@ import LabCore
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
-        abstract: "Train a value model by self-play of a teacher strategy.",
+        abstract: "Train a value model by self-play of teacher strategies.",
         discussion: """
-            Plays --matches matches of the teacher in every seat (each move uniformly random \
-            with probability --random-moves, for variety), keeps --positions positions per \
+            Plays --matches matches of the teacher in every seat (with several --teacher, seat \
+            s of match m plays teacher (m + s) mod count, so they meet in every seating; each \
+            move is uniformly random with probability --random-moves, for variety), keeps --positions positions per \
             match, labels every seat's view of each with that seat's final score (1 win, 1/k \
             shared, 0 loss), and fits a multilayer perceptron (ReLU hidden layers, logistic \
             output) by Adam on the cross-entropy, holding out --validation of the rows. The \
@@ -25,8 +26,10 @@ struct TrainCommand: ParsableCommand {
     @Argument(help: "The game: rail or quortex.")
     var game: String
 
-    @Option(help: "The strategy spec whose self-play makes the data.")
-    var teacher: String
+    @Option(name: .customLong("teacher"), help: ArgumentHelp(
+        "A strategy spec whose play makes the data (repeatable: seat s of match m plays teacher (m + s) mod count).",
+        valueName: "spec"))
+    var teachers: [String] = []
 
     @Option(help: "Self-play matches.")
     var matches: Int = 10_000
@@ -51,6 +54,9 @@ struct TrainCommand: ParsableCommand {
 
     @Option(name: .customLong("learning-rate"), help: "Adam's step size.")
     var learningRate: Double = 0.001
+
+    @Option(name: .customLong("weight-decay"), help: "Decoupled weight decay (AdamW), e.g. 0.01 (0: plain Adam).")
+    var weightDecay: Double = 0
 
     @Option(help: "Share of the rows held out to pick the best epoch (0...0.5).")
     var validation: Double = 0.1
@@ -90,6 +96,7 @@ struct TrainCommand: ParsableCommand {
             guard (0...1).contains(randomMoves) else { throw InputError("--random-moves \(randomMoves): expected a number in 0...1") }
             guard (1...65_536).contains(batch) else { throw InputError("--batch \(batch): expected 1...65536") }
             guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
+            guard (0...1).contains(weightDecay) else { throw InputError("--weight-decay \(weightDecay): expected a number in 0...1") }
             guard (0...0.5).contains(validation) else { throw InputError("--validation \(validation): expected a number in 0...0.5") }
             let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
             guard (1...1_024).contains(workers) else { throw InputError("--threads \(workers): expected 1...1024") }
@@ -97,18 +104,32 @@ struct TrainCommand: ParsableCommand {
             if FileManager.default.fileExists(atPath: out) && !force {
                 throw InputError("--out \(out) exists; pass --force to replace it")
             }
-            let teacherSpec = try Catalog.validate(teacher, for: entry)
-            let command = (["oplab"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+            guard !teachers.isEmpty else { throw InputError("no teacher: give --teacher SPEC (a strategy of \(entry.name); repeatable)") }
+            var teacherSpecs: [StrategySpec] = []
+            for text in teachers { teacherSpecs.append(try Catalog.validate(text, for: entry)) }
+            // The command as run, without the flags that do not change the model.
+            var words = Array(CommandLine.arguments.dropFirst())
+            for flag in ["--threads", "--quiet", "--force"] {
+                while let at = words.firstIndex(where: { $0 == flag || $0.hasPrefix(flag + "=") }) {
+                    let takesValue = flag == "--threads" && !words[at].contains("=") && at + 1 < words.count
+                    words.removeSubrange(at...(takesValue ? at + 1 : at))
+                }
+            }
+            let command = (["oplab"] + words).joined(separator: " ")
             let request = TrainingRequest(
-                teacher: teacherSpec,
+                teachers: teacherSpecs,
                 selfPlay: SelfPlaySettings(matches: matches, positionsPerMatch: positions, randomMoveRate: randomMoves, seed: seed, threads: workers),
                 hidden: widths,
-                training: TrainingSettings(epochs: epochs, batchSize: batch, learningRate: learningRate, validationFraction: validation, seed: seed),
-                notes: [.init("teacher", teacherSpec.description), .init("matches", "\(matches)"), .init("seats", "\(seats)"),
+                training: TrainingSettings(epochs: epochs, batchSize: batch, learningRate: learningRate, validationFraction: validation, seed: seed,
+                                           weightDecay: weightDecay),
+                notes: [.init("teacher", teacherSpecs.map(\.description).joined(separator: "; ")), .init("matches", "\(matches)"), .init("seats", "\(seats)"),
                         .init("seed", "\(seed)"), .init("command", command), .init("oplab", OpLab.version)])
             let quiet = self.quiet
             let model = try entry.train(request, rules: try parseRules(rules), mapPath: map, seats: seats) { line in
                 if !quiet { printError(line) }
+            }
+            guard model.network.parameters.allSatisfy(\.isFinite) else {
+                throw InputError("training diverged (weights are not finite numbers); try a lower --learning-rate; nothing written")
             }
             do {
                 try model.write(to: out)

@@ -213,6 +213,12 @@ struct ModelFileTests {
         #expect(message.contains("empty file"))
     }
 
+    @Test("Refused: a file of one line without a newline is not a model file (not an empty one)")
+    func oneLineFile() throws {
+        let message = try #require(Self.refusal(Array("{\"cities\": []}".utf8)))
+        #expect(message.contains("not a model file") && message.contains("oplab-model 1") && !message.contains("empty"), "\(message)")
+    }
+
     // MARK: check
 
     @Test("check accepts the model's own game, version, layout and inputs")

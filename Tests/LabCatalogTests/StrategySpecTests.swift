@@ -41,13 +41,16 @@ struct StrategySpecTests {
 
 @Suite("Catalog")
 struct CatalogTests {
-    @Test("The rail game lists random, heuristic and shipped-cpu, then the searches over them")
+    @Test("The rail game lists random, heuristic and shipped-cpu, the searches over them, then the model's greedy player")
     func railStrategies() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "mcts", "mcts-perfect"])
+        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "mcts", "mcts-perfect", "blas-greedy"])
         let mcts = try #require(rail.strategies.first { $0.name == "mcts" })
-        #expect(mcts.parameters.map(\.name) == ["iterations", "millis", "c", "rollout", "rolloutDepth", "reuse"])
-        #expect(mcts.parameters.map(\.defaultValue) == ["800", "0", "1.4", "random", "60", "false"])
+        #expect(mcts.parameters.map(\.name) == ["iterations", "millis", "c", "rollout", "rolloutDepth", "reuse", "evaluator"])
+        #expect(mcts.parameters.map(\.defaultValue) == ["800", "0", "1.4", "random", "60", "false", "none"])
+        let greedy = try #require(rail.strategies.first { $0.name == "blas-greedy" })
+        #expect(greedy.parameters.map(\.name) == ["model", "samples"])
+        #expect(greedy.parameters.map(\.defaultValue) == ["configs/models/rail-mlp.model", "8"])
         #expect(mcts.parameters[3].accepted == "one of random, heuristic, shipped-cpu")
         // A search cannot roll out with itself, and a budget must be positive.
         #expect(throws: InputError.self) { try Catalog.validate("mcts(rollout=mcts)", for: rail) }
@@ -67,7 +70,7 @@ struct CatalogTests {
     @Test("Unknown strategies and parameters, and bad values, name what is accepted")
     func strategyErrors() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu, mcts, mcts-perfect")) {
+        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu, mcts, mcts-perfect, blas-greedy")) {
             try Catalog.validate("alphazero", for: rail)
         }
         #expect(throws: InputError("strategy heuristic: unknown parameter 'depth'; accepted: missionProbability (number in 0...1, default 0.7)")) {

@@ -1,6 +1,6 @@
 // Positions per second of a value model's forward pass, `MLP.evaluate`, at batch sizes
 // 1, 16, 256 and 4096, for the rail-sized (216-128-64-1: 80 railroads) and the Quortex-sized
-// (644-128-64-1: radius 3) network; and beside each, the bare per-layer `cblas_sgemm` products of
+// (671-128-64-1: radius 3) network; and beside each, the bare per-layer `cblas_sgemm` products of
 // the same shapes (`BareSGEMM.layers`: no bias, no activation). Both turn into GFLOP/s
 // as 2 × `MLPShape.multiplyAdds` × positions/s / 1e9; the gap between the two is what the
 // evaluator adds to the arithmetic.
@@ -26,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2),
         maxIterations: 100
     )
-    for shape in [MLPShape(inputs: 216, hidden: [128, 64]), MLPShape(inputs: 644, hidden: [128, 64])] {
+    for shape in [MLPShape(inputs: 216, hidden: [128, 64]), MLPShape(inputs: 671, hidden: [128, 64])] {
         for batch in [1, 16, 256, 4_096] {
             register(shape, batch: batch, configuration)
         }

@@ -6,21 +6,30 @@ import LabCore
 ///
 /// Sides (a solo player or a team) are relative to the observer: "side +0" is its own,
 /// then the others in side order after it, padded to 3 sides; seats likewise, padded to
-/// 6. For a board of N cells the vector has 16N + 52 values, in this order:
-/// 1. **Cells** (N × 16), canonical cell order: empty (1/0), then the tile's channels as
-///    the 15 possible side pairs {0,1}, {0,2}, ..., {4,5} (1 for the three pairs the
+/// 6. For a board of N cells the vector has 16N + 79 values, in this order:
+/// 1. **Cells** (N × 16), seen from the observer's edge: the board is turned (one of its
+///    12 rotations and reflections) so that the observer's edge is edge 0 and the next
+///    seats' edges fall on the lowest numbers (seat 1 of a 2-player game, on edge 2, sees
+///    the board mirrored so its opponent is on edge 2 too). Then in canonical cell order
+///    of the turned board: empty (1/0), then the tile's channels as the 15 possible side
+///    pairs {0,1}, {0,2}, ..., {4,5} of the turned board (1 for the three pairs the
 ///    placed tile joins). A tile type and rotation give exactly one such pattern, and
-///    rotations that join the same pairs (the same move) give the same one.
-/// 2. **Sides** (3 × 8): for sides +0..+2: present (1/0); still viable, a route exists
-///    (1/0); the shortest route's empty cells [÷ (2R + 1), the empty board's route]
-///    (the reference AI's measure; 2 when none); for each of its two edges, the flow reach: how deep into the board the
-///    flows entering from that edge's ports get through placed tiles, in rows
-///    [(deepest row + 1) ÷ (2R + 1); 0 when no flow enters a tile], and the cells on
-///    those flows [÷ N]; completed (1/0, only at the end).
+///    rotations that join the same pairs (the same move) give the same one. Every seat
+///    thus sees its own position the same way, which halves what a model must learn.
+/// 2. **Sides** (3 × 15): for sides +0..+2, in this order: present (1/0); still viable,
+///    a route exists (1/0); the shortest route's empty cells [÷ (2R + 1), the empty
+///    board's route] (the reference AI's measure; 2 when none); for each of its two edges
+///    (edge a, then a + 3, for the side's axis a), the flow reach: how deep into the board
+///    the flows entering from that edge's ports get through placed tiles, in rows
+///    [(deepest row + 1) ÷ (2R + 1); 0 when no flow enters a tile], then the cells on
+///    those flows [÷ N]; completed (1/0, only at the end); the route's count again,
+///    one-hot over 1, 2, ..., 6 and 7 or more (all 0 when none), so each distance from
+///    completing gets a weight of its own.
 /// 3. **Drawn tile** (4): the type the mover holds, one-hot (all 0 when none).
 /// 4. **Bag** (4): tiles of each type still in the bag [÷ that type's starting count].
-/// 5. **Seats** (6 + 6 + 5): the relative seat to move, one-hot; tiles placed by each
-///    relative seat [÷ N]; the seat count (2-6), one-hot.
+/// 5. **Seats** (6 + 6 + 6 + 5): the observer's own seat number (0 moves first), one-hot;
+///    the relative seat to move, one-hot; tiles placed by each relative seat [÷ N]; the
+///    seat count (2-6), one-hot.
 /// 6. **Clock** (3): turns played [÷ N]; the observer plays in a team (1/0); the
 ///    observer's edge's axis is shared with another solo seat (1/0).
 public struct QuortexFeatures: FeatureEncoder {
@@ -30,14 +39,61 @@ public struct QuortexFeatures: FeatureEncoder {
     public static let featureVersion = 1
     static let sides = 3
     static let seats = 6
-    static let perSide = 8
+    static let perSide = 15
 
     public let board: QuortexBoard
+    /// The board's 12 symmetries (6 rotations, each with or without a reflection): for
+    /// symmetry g, side d goes to `sideMap[g][d]`, edge e to `edgeMap[g][e]` and cell c to
+    /// `cellMap[g][c]`.
+    let sideMap: [[Int]]
+    let edgeMap: [[Int]]
+    let cellMap: [[Int]]
 
-    public init(board: QuortexBoard) { self.board = board }
+    public init(board: QuortexBoard) {
+        self.board = board
+        var sides: [[Int]] = [], edges: [[Int]] = [], cells: [[Int]] = []
+        let step = HexSide.steps
+        // Edge e owns the outward sides -e and -e - 1 (mod 6).
+        func edgeOf(_ a: Int, _ b: Int) -> Int { (0..<6).first { e in Set([(6 - e) % 6, (11 - e) % 6]) == Set([a, b]) }! }
+        for reflect in [false, true] {
+            for shift in 0..<6 {
+                let sigma = (0..<6).map { d in ((reflect ? 3 - d : d) + shift + 12) % 6 }
+                // The linear map of the axial coordinates that takes step d to step sigma(d).
+                let (r0, c0) = (-step[sigma[0]].row, -step[sigma[0]].col)
+                let (r1, c1) = (-step[sigma[1]].row, -step[sigma[1]].col)
+                for d in 0..<6 {
+                    precondition(step[d].row * r0 + step[d].col * r1 == step[sigma[d]].row
+                                 && step[d].row * c0 + step[d].col * c1 == step[sigma[d]].col, "not a hex symmetry")
+                }
+                sides.append(sigma)
+                edges.append((0..<6).map { e in edgeOf(sigma[(6 - e) % 6], sigma[(11 - e) % 6]) })
+                cells.append(board.cells.map { cell in
+                    board.index(row: cell.row * r0 + cell.col * r1, col: cell.row * c0 + cell.col * c1)!
+                })
+            }
+        }
+        sideMap = sides
+        edgeMap = edges
+        cellMap = cells
+    }
+
+    /// The symmetry that turns the observer's edge to edge 0 and, among the two that do,
+    /// the one that puts the next seats' edges (in seat order) on the lower numbers.
+    func orientation(_ setup: QuortexSetup, observer: Int) -> Int {
+        var best = 0
+        var bestKey: [Int]? = nil
+        for g in 0..<12 where edgeMap[g][setup.edges[observer]] == 0 {
+            let key = (1..<setup.seatCount).map { edgeMap[g][setup.edges[(observer + $0) % setup.seatCount]] }
+            if bestKey == nil || key.lexicographicallyPrecedes(bestKey!) {
+                best = g
+                bestKey = key
+            }
+        }
+        return best
+    }
 
     var cellCount: Int { board.cells.count }
-    public var featureCount: Int { 16 * cellCount + 52 }
+    public var featureCount: Int { 16 * cellCount + 79 }
     public var layoutKey: String { "radius=\(board.radius) cells=\(cellCount)" }
 
     /// The 15 side pairs in order, and the index of each pair (a * 6 + b, a < b).
@@ -57,10 +113,11 @@ public struct QuortexFeatures: FeatureEncoder {
         }
         for s in 0..<Self.sides {
             names += ["side+\(s).present", "side+\(s).viable", "side+\(s).route", "side+\(s).reachA", "side+\(s).flowCellsA",
-                      "side+\(s).reachB", "side+\(s).flowCellsB", "side+\(s).completed"]
+                      "side+\(s).reachB", "side+\(s).flowCellsB", "side+\(s).completed",
+                     ] + (1...7).map { "side+\(s).routeIs\($0)" }
         }
         names += (0..<4).map { "drawn.type\($0)" } + (0..<4).map { "bag.type\($0)" }
-        names += (0..<Self.seats).map { "toMove.seat+\($0)" } + (0..<Self.seats).map { "placed.seat+\($0)" }
+        names += (0..<Self.seats).map { "seat\($0)" } + (0..<Self.seats).map { "toMove.seat+\($0)" } + (0..<Self.seats).map { "placed.seat+\($0)" }
         names += (2...6).map { "seats.\($0)" }
         names += ["turn", "inTeam", "sharedAxis"]
         return names
@@ -75,19 +132,22 @@ public struct QuortexFeatures: FeatureEncoder {
         let rows = Float(2 * board.radius + 1)
         for i in 0..<f.count { f[i] = 0 }
         var at = 0
-        // 1. Cells.
+        // 1. Cells, seen from the observer's edge (turned to edge 0).
+        let g = orientation(setup, observer: o.seat)
+        let sigma = sideMap[g], image = cellMap[g]
         for c in 0..<n {
             let code = o.cells[c]
+            let block = at + 16 * image[c]
             if code == QuortexState.emptyCell {
-                f[at] = 1
+                f[block] = 1
             } else {
                 for side in 0..<6 {
                     let other = QuortexTile.partner[Int(code) * 6 + side]
-                    if side < other { f[at + 1 + Self.pairIndex[side * 6 + other]] = 1 }
+                    if side < other { f[block + 1 + Self.pairIndex[sigma[side] * 6 + sigma[other]]] = 1 }
                 }
             }
-            at += 16
         }
+        at += 16 * n
         // 2. Sides.
         let me = o.seat
         let mySide = setup.sideOfSeat[me]
@@ -108,6 +168,7 @@ public struct QuortexFeatures: FeatureEncoder {
                         f[base + 4 + 2 * j] = Float(flowCells) / nf
                     }
                     f[base + 7] = o.winners & (1 << side) != 0 ? 1 : 0
+                    if let route { f[base + 8 + min(route, 7) - 1] = 1 }
                 }
             }
         }
@@ -119,6 +180,8 @@ public struct QuortexFeatures: FeatureEncoder {
         at += 4
         // 5. Seats.
         let seatCount = setup.seatCount
+        f[at + me] = 1
+        at += Self.seats
         if !o.isOver { f[at + (setup.turnOrder[Int(o.slot)] - me + seatCount) % seatCount] = 1 }
         at += Self.seats
         for k in 0..<min(Self.seats, seatCount) { f[at + k] = Float(o.placedBySeat[(me + k) % seatCount]) / nf }

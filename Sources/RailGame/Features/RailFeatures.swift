@@ -41,13 +41,25 @@ public struct RailFeatures: FeatureEncoder {
     /// empty board: what an empty slot is worth before its mission is drawn.
     let meanMission: (distance: Float, builds: Float)
 
+    /// The railroads at each city: `incident[start[c] ..< start[c + 1]]` for city c.
+    let start: [Int]
+    let incident: [Int]
+
     public init(map: RailMap) {
         self.map = map
+        var start = [0], incident: [Int] = []
+        for c in map.cities.indices {
+            incident += map.railroads.indices.filter { map.railroads[$0].from == c || map.railroads[$0].to == c }
+            start.append(incident.count)
+        }
+        self.start = start
+        self.incident = incident
         var distance = 0, builds = 0, pairs = 0
         let none = InlineArray<128, Int8>(repeating: -1)
         for a in map.cities.indices {
             for b in map.cities.indices where a != b {
-                if let (d, n) = Self.remaining(from: a, to: b, seat: 0, owners: none, packed: map.packed, cities: map.cities.count) {
+                if let (d, n) = Self.remaining(from: a, to: b, seat: 0, owners: none, packed: map.packed, cities: map.cities.count,
+                                               start: start, incident: incident) {
                     distance += d
                     builds += n
                     pairs += 1
@@ -111,7 +123,8 @@ public struct RailFeatures: FeatureEncoder {
             if !m.isEmpty && !m.completed {
                 f[at] = 1
                 active += 1
-                if let (distance, toBuild) = Self.remaining(from: Int(m.from), to: Int(m.to), seat: me, owners: table.owners, packed: packed, cities: map.cities.count) {
+                if let (distance, toBuild) = Self.remaining(from: Int(m.from), to: Int(m.to), seat: me, owners: table.owners, packed: packed,
+                                                            cities: map.cities.count, start: start, incident: incident) {
                     f[at + 1] = 1
                     f[at + 2] = Float(distance) / 12
                     f[at + 3] = Float(toBuild) / 6
@@ -169,7 +182,8 @@ public struct RailFeatures: FeatureEncoder {
     /// cost 0, unowned ones their length, other seats' ones are closed), and the number
     /// of railroads to build on such a path (the fewest among the cheapest); nil when
     /// other seats have cut every path. Dijkstra over the cities, without allocation.
-    static func remaining(from a: Int, to b: Int, seat: Int, owners: InlineArray<128, Int8>, packed: PackedRailroads, cities: Int) -> (Int, Int)? {
+    static func remaining(from a: Int, to b: Int, seat: Int, owners: InlineArray<128, Int8>, packed: PackedRailroads, cities: Int,
+                          start: [Int], incident: [Int]) -> (Int, Int)? {
         var cost = InlineArray<64, Int16>(repeating: .max)
         var builds = InlineArray<64, Int16>(repeating: .max)
         var done: UInt64 = 0
@@ -187,10 +201,10 @@ public struct RailFeatures: FeatureEncoder {
             guard u >= 0, best < .max else { return nil }
             if u == b { return (Int(best), Int(bestBuilds)) }
             done |= 1 << UInt64(u)
-            for r in 0..<packed.count {
+            for k in start[u]..<start[u + 1] {
+                let r = incident[k]
                 let rail = packed[r]
-                let v: Int
-                if Int(rail.from) == u { v = Int(rail.to) } else if Int(rail.to) == u { v = Int(rail.from) } else { continue }
+                let v = Int(rail.from) == u ? Int(rail.to) : Int(rail.from)
                 let owner = Int(owners[r])
                 guard owner < 0 || owner == seat else { continue }
                 let step: Int16 = owner == seat ? 0 : Int16(rail.length)
