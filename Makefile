@@ -2,7 +2,7 @@
 SWIFT ?= swift
 OPLAB := .build/release/oplab
 
-.PHONY: setup build run test bench map-check clean
+.PHONY: setup build run test bench map-check strength-check clean
 
 setup:            ## install missing system packages (pkg-config, libopenblas-dev)
 	@scripts/setup.sh
@@ -18,6 +18,10 @@ test: setup       ## every test suite (Swift Testing)
 
 bench: setup      ## package-benchmark suites in Benchmarks/
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+
+strength-check: build  ## SPRT: the shipped rail model's greedy player against the documented CPU; fails unless it is stronger
+	$(OPLAB) sprt rail --candidate blas-greedy --baseline heuristic --elo0 0 --elo1 50 --seed 20261122 \
+		--out results/strength-check --force
 
 map-check: build
 	$(OPLAB) map check configs/maps/train-depot-europe.json

@@ -10,10 +10,26 @@ struct OpLab: ParsableCommand {
         abstract: "Opponent Lab: play, pit and judge computer opponents for Train Depot Europe and Quortex.",
         version: OpLab.version,
         subcommands: [TournamentCommand.self, MergeCommand.self, PlayCommand.self, MapCommand.self, GamesCommand.self,
-                      StrategiesCommand.self, TrainCommand.self]
+                      StrategiesCommand.self, TrainCommand.self, SPRTCommand.self]
     )
 
     static let version = OpponentLabVersion.string
+
+    /// As ArgumentParser's, but a usage error (unknown flag, missing argument, a value of
+    /// the wrong type) exits with status 2, like every other bad input.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                printError(fullMessage(for: error))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Runs `body`; bad input is printed as `error: ...` on stderr and exits with status 2.

@@ -29,7 +29,7 @@ struct RunRecord: Codable, Equatable {
     var resumedAtBlock: Int?
     var mergedFrom: [String]?
 
-    enum Status: String, Codable { case running, complete }
+    enum Status: String, Codable { case running, complete, stopped }
 
     static let fileName = "run.json"
 

@@ -52,10 +52,17 @@ public enum TournamentRunner {
     }
 
     /// Runs (or resumes) the plan.
+    ///
+    /// - Parameter onBlock: called after each block, in block order, with every entrant's
+    ///   mean score over its matches in the block (nil for entrants not at its table);
+    ///   returning true stops the run there (a sequential test): the files then hold
+    ///   exactly the blocks up to that one, whatever the thread count, and `run.json`
+    ///   says `stopped`.
     /// - Throws: ``InputError`` for a folder that holds another run, a run that cannot
     ///   be resumed, or a file that cannot be written; nothing is written before the
     ///   folder checks pass.
-    public static func run(_ plan: TournamentPlan, options: RunOptions) throws(InputError) -> RunResult {
+    public static func run(_ plan: TournamentPlan, options: RunOptions,
+                           onBlock: ((_ block: Int, _ scores: [Double?]) -> Bool)? = nil) throws(InputError) -> RunResult {
         let directory = directory(for: plan, options: options)
         let layout = MatchesLayout(plan: plan)
         let matchesPath = directory + "/matches.csv"
@@ -122,6 +129,8 @@ public enum TournamentRunner {
         let clock = Date()
         var playedBlocks = 0
         var failure: InputError?
+        var stopped = false
+        let entrantCount = plan.entrantNames.count
         let master = plan.config.seed
         // A set of tables per worker, so threads share no objects they retain per turn.
         let workers = max(1, min(threads, shardBlocks.count - done))
@@ -142,6 +151,19 @@ public enum TournamentRunner {
                                playedBlocks += 1
                                tally.add(block: played.rows)
                                progress.add(block: played.rows, seats: plan.schedule.seats)
+                               if let onBlock, let block = played.rows.first?.block {
+                                   var sums = [Double](repeating: 0, count: entrantCount)
+                                   var counts = [Int](repeating: 0, count: entrantCount)
+                                   for row in played.rows {
+                                       sums[row.entrant] += row.result == .win ? 1 : row.result == .draw ? 0.5 : 0
+                                       counts[row.entrant] += 1
+                                   }
+                                   let scores = (0..<entrantCount).map { counts[$0] == 0 ? nil : sums[$0] / Double(counts[$0]) }
+                                   if onBlock(block, scores) {
+                                       stopped = true
+                                       return false
+                                   }
+                               }
                                return true
                            })
         progress.finish()
@@ -149,12 +171,12 @@ public enum TournamentRunner {
         let seconds = Date().timeIntervalSince(clock)
 
         // 3. The summaries.
-        guard tally.blocks == shardBlocks.count else {
+        guard tally.blocks == shardBlocks.count || stopped else {
             throw InputError("\(matchesPath) holds \(tally.blocks) of \(shardBlocks.count) blocks after the run")
         }
         let table = try writeSummaries(tally, to: directory)
         let matches = playedBlocks * plan.schedule.matchesPerBlock
-        record.status = .complete
+        record.status = stopped ? .stopped : .complete
         record.blocksDone = tally.blocks
         record.matchesDone = tally.blocks * plan.schedule.matchesPerBlock
         record.finished = RunRecord.now()

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import LabCatalog
+import LabCore
+import Tournament
+
+struct SPRTCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sprt",
+        abstract: "Is the candidate stronger than the baseline? A sequential test that stops as soon as the evidence allows.",
+        discussion: """
+            Plays seat-rotation blocks (game pairs: one deal, seats swapped) of the candidate \
+            against the baseline, 2 seats, on every core, and after each block, in block order, \
+            updates the generalised SPRT on the blocks' pentanomial scores (logistic Elo): H0 \
+            elo = --elo0 against H1 elo = --elo1. It stops when the log-likelihood ratio leaves \
+            [ln(beta/(1-alpha)), ln((1-beta)/alpha)], or at --max-matches. The decision does not \
+            depend on --threads. The results folder gets the tournament's files (run.json says \
+            `stopped` when the test ended early).
+            Exit status: 0 the candidate is stronger (H1 accepted), 1 it is not (H0 accepted), \
+            3 no decision within --max-matches, 2 bad input.
+            Example: oplab sprt rail --candidate "mcts(iterations=400)" --baseline heuristic
+            """
+    )
+
+    @Argument(help: "The game: rail or quortex.")
+    var game: String
+
+    @Option(help: "The strategy spec under test.")
+    var candidate: String
+
+    @Option(help: "The strategy spec it must beat.")
+    var baseline: String
+
+    @Option(help: "Elo difference under H0.")
+    var elo0: Double = 0
+
+    @Option(help: "Elo difference under H1 (above --elo0).")
+    var elo1: Double = 20
+
+    @Option(help: "False-positive rate: accepting H1 when H0 holds (0...0.5).")
+    var alpha: Double = 0.05
+
+    @Option(help: "False-negative rate: accepting H0 when H1 holds (0...0.5).")
+    var beta: Double = 0.05
+
+    @Option(name: .customLong("max-matches"), help: "Stop undecided after this many matches (rounded up to whole blocks of 2).")
+    var maxMatches: Int = 20_000
+
+    @Option(help: "Worker threads (0 = every core).")
+    var threads: Int = 0
+
+    @Option(help: "Master seed: the deals and the strategies' seeds.")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable).")
+    var rules: [String] = []
+
+    @Option(help: "Map file (rail only).")
+    var map: String?
+
+    @Option(help: "The results folder (default: results/sprt-GAME).")
+    var out: String?
+
+    @Flag(help: "Replace the results folder if it holds a run.")
+    var force = false
+
+    @Flag(help: "Print only the decision.")
+    var quiet = false
+
+    func run() throws {
+        var decision = SPRTDecision.undecided
+        try reportingInputErrors {
+            guard elo1 > elo0 else { throw InputError("--elo1 \(elo1) must be above --elo0 \(elo0)") }
+            guard alpha > 0 && alpha < 0.5 else { throw InputError("--alpha \(alpha): expected a number in (0, 0.5)") }
+            guard beta > 0 && beta < 0.5 else { throw InputError("--beta \(beta): expected a number in (0, 0.5)") }
+            guard maxMatches >= 2 else { throw InputError("--max-matches \(maxMatches): expected at least 2 (one block)") }
+            guard threads >= 0 else { throw InputError("--threads \(threads): expected 0 (every core) or more") }
+            let settings = SPRTSettings(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta)
+            var ruleSettings: [RuleSetting] = []
+            for (key, value) in try parseRules(rules) { ruleSettings.append(RuleSetting(key: key, value: value)) }
+            let config = TournamentConfig(
+                name: "sprt-\(game.filter { $0.isLetter || $0.isNumber })", game: game, rules: ruleSettings, map: map, seats: 2,
+                entrants: [Entrant(name: "candidate", strategy: candidate), Entrant(name: "baseline", strategy: baseline)],
+                format: .roundRobin, blocks: (maxMatches + 1) / 2, seed: seed, threads: threads)
+            let plan = try Catalog.plan(config) { field, message in
+                let flag = field == "entrants[0].strategy" ? "--candidate" : field == "entrants[1].strategy" ? "--baseline"
+                    : field.hasPrefix("rules") ? "--rule" : field == "map" ? "--map" : field == "game" ? "GAME" : field
+                return InputError("\(flag): \(message)")
+            }
+            let quiet = self.quiet
+            if !quiet {
+                printError("sprt \(plan.config.game): \(candidate) against \(baseline); H0 elo \(f(elo0)), H1 elo \(f(elo1)), "
+                           + "alpha \(alpha), beta \(beta); bounds \(f(settings.lowerBound, 3)) .. \(f(settings.upperBound, 3)); "
+                           + "at most \(plan.config.blocks * 2) matches")
+            }
+            var counts = Pentanomial()
+            var lastPrint = Date()
+            let result = try TournamentRunner.run(plan, options: RunOptions(directory: out, threads: threads, force: force, quiet: true)) { _, scores in
+                guard let score = scores[0] else { return false }
+                counts.add(blockScore: score)
+                decision = counts.decision(settings)
+                if !quiet && (decision != .undecided || Date().timeIntervalSince(lastPrint) >= 2) {
+                    lastPrint = Date()
+                    printError(Self.status(counts, settings))
+                }
+                return decision != .undecided
+            }
+            let (elo, low, high) = counts.elo
+            print("\(Self.verdict(decision, settings)) after \(counts.matches) matches (\(counts.blocks) game pairs): "
+                  + "LLR \(f(counts.llr(settings), 3)) in [\(f(settings.lowerBound, 3)), \(f(settings.upperBound, 3))], "
+                  + "elo \(f(elo, 1)) [\(f(low, 1)), \(f(high, 1))], score \(f(counts.mean, 4)), "
+                  + "pentanomial LL, LD, WL+DD, WD, WW \(counts.description); results in \(result.directory)")
+        }
+        switch decision {
+        case .h1: return
+        case .h0: throw ExitCode(1)
+        case .undecided: throw ExitCode(3)
+        }
+    }
+
+    static func status(_ counts: Pentanomial, _ settings: SPRTSettings) -> String {
+        let (elo, low, high) = counts.elo
+        return "\(counts.matches) matches: LLR \(f(counts.llr(settings), 3)) [\(f(settings.lowerBound, 3)), \(f(settings.upperBound, 3))], "
+            + "elo \(f(elo, 1)) [\(f(low, 1)), \(f(high, 1))], pentanomial \(counts.description)"
+    }
+
+    static func verdict(_ decision: SPRTDecision, _ settings: SPRTSettings) -> String {
+        switch decision {
+        case .h1: "H1 accepted: the candidate is stronger (elo >= \(f(settings.elo1)) more likely than \(f(settings.elo0)))"
+        case .h0: "H0 accepted: the candidate is not stronger by \(f(settings.elo1)) elo"
+        case .undecided: "no decision"
+        }
+    }
+}
+
+/// `x` with `digits` decimals ("2.944"), no negative zero, infinities as text.
+private func f(_ x: Double, _ digits: Int = 0) -> String {
+    guard x.isFinite else { return x > 0 ? "inf" : "-inf" }
+    let s = String(format: "%.\(digits)f", x)
+    return s.hasPrefix("-") && Double(s) == 0 ? String(s.dropFirst()) : s
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// `oplab sprt` on the built binary: exit statuses, files and determinism.
+@Suite("oplab sprt")
+struct SPRTCLITests {
+    private static func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-sprt-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private static func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+    @Test("A much stronger candidate is accepted (exit 0) early; the folder holds exactly the blocks played, the same for 1 and 2 threads")
+    func strongerCandidate() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var outputs: [String] = []
+        for threads in ["1", "2"] {
+            let out = root + "/t" + threads
+            let run = try runArray(["sprt", "quortex", "--candidate", "reference", "--baseline", "random", "--threads", threads,
+                                    "--seed", "5", "--out", out, "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.hasPrefix("H1 accepted"), "\(run.stdout)")
+            let pairs = try #require(run.stdout.firstMatch(of: /\((\d+) game pairs\)/).map { Int($0.1)! })
+            #expect(pairs < 100, "a 600-elo gap needs few pairs: \(pairs)")
+            // Header plus two rows (one per seat) per match, two matches per pair.
+            let rows = try Self.text(out + "/matches.csv").split(separator: "\n").count
+            #expect(rows == 1 + 4 * pairs)
+            #expect(try Self.text(out + "/run.json").contains("\"stopped\""))
+            outputs.append(try Self.text(out + "/matches.csv") + Self.text(out + "/summary.csv"))
+        }
+        #expect(outputs[0] == outputs[1], "1 and 2 threads play and stop on the same blocks")
+    }
+
+    @Test("Equal players: H0 (exit 1) or no decision (exit 3), never H1; --max-matches bounds the run")
+    func equalPlayers() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let short = try runArray(["sprt", "rail", "--candidate", "random", "--baseline", "random", "--max-matches", "20",
+                                  "--out", root + "/short", "--quiet"])
+        #expect(short.status == 3, "\(short.stdout) \(short.stderr)")
+        #expect(short.stdout.hasPrefix("no decision after 20 matches"), "\(short.stdout)")
+        let long = try runArray(["sprt", "rail", "--candidate", "heuristic", "--baseline", "heuristic", "--seed", "2",
+                                 "--out", root + "/long", "--quiet"])
+        #expect(long.status == 1 || long.status == 3, "\(long.stdout)")
+    }
+
+    @Test("Bad input exits 2, names the flag, and creates no results folder",
+          arguments: [
+            (["--candidate", "nobody", "--baseline", "heuristic"], "--candidate: unknown strategy 'nobody'"),
+            (["--candidate", "heuristic", "--baseline", "heuristic(missionProbability=2)"], "--baseline: strategy heuristic"),
+            (["--candidate", "heuristic", "--baseline", "random", "--elo0", "10", "--elo1", "5"], "--elo1 5.0 must be above --elo0 10.0"),
+            (["--candidate", "heuristic", "--baseline", "random", "--alpha", "0.7"], "--alpha 0.7"),
+            (["--candidate", "heuristic", "--baseline", "random", "--rule", "turnCap=0"], "--rule: "),
+            (["--candidate", "heuristic"], "Missing expected argument '--baseline"),
+          ])
+    func badInput(arguments: [String], message: String) throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/never"
+        let run = try runArray(["sprt", "rail"] + arguments + ["--out", out, "--quiet"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
