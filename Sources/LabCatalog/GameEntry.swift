@@ -9,12 +9,24 @@ public struct StrategyEntry<G: Game>: Sendable {
     /// Makes the per-match factory from checked parameters.
     public var make: @Sendable (ResolvedParameters, G) throws(InputError) -> StrategyFactory<G>
 
+    /// Every strategy also takes `epsilon` (default 0): the chance of a uniformly random
+    /// legal move instead of its own (``EpsilonStrategy``), the difficulty knob that
+    /// `oplab calibrate` turns.
     public init(name: String, summary: String, parameters: [ParameterSpec] = [],
                 make: @escaping @Sendable (ResolvedParameters, G) throws(InputError) -> StrategyFactory<G>) {
         self.name = name
         self.summary = summary
-        self.parameters = parameters
-        self.make = make
+        self.parameters = parameters + [Self.epsilon]
+        self.make = { params, game throws(InputError) in
+            let factory = try make(params, game)
+            let epsilon = params.number("epsilon")
+            guard epsilon > 0 else { return factory }
+            return { context in EpsilonStrategy(inner: factory(context), epsilon: epsilon, seed: context.seed) }
+        }
+    }
+
+    static var epsilon: ParameterSpec {
+        ParameterSpec("epsilon", .number(0...1), default: "0", "chance of a uniformly random legal move instead of its own (a difficulty knob)")
     }
 
     /// The listing form: name, summary and parameters.

@@ -60,3 +60,31 @@ public final class UniformRandomStrategy<G: Game>: Strategy {
         legal[rng.uniform(legal.count)]
     }
 }
+
+/// A strategy that plays a uniformly random legal move with probability `epsilon` and
+/// asks `inner` otherwise: the `epsilon=` parameter every strategy takes, the simplest
+/// difficulty knob (0: the strategy itself; 1: `random`).
+///
+/// Its coin and its random moves come from a stream of their own, so the inner
+/// strategy's stream is untouched by the knob.
+public final class EpsilonStrategy<G: Game>: Strategy {
+    public let inner: any Strategy<G>
+    public let epsilon: Double
+    private var rng: LabRandom
+
+    public init(inner: any Strategy<G>, epsilon: Double, seed: UInt64) {
+        precondition((0...1).contains(epsilon))
+        self.inner = inner
+        self.epsilon = epsilon
+        rng = LabRandom(seed: Seeds.derive(seed, 0x6570_7369_6c6f_6e, 0, SeedPurpose.strategy.rawValue))
+    }
+
+    public func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
+        if rng.chance(epsilon) { return legal[rng.uniform(legal.count)] }
+        return inner.chooseAction(observation, legal: legal)
+    }
+
+    public var followsActions: Bool { inner.followsActions }
+
+    public func didApply(_ action: Int, by seat: Int) { inner.didApply(action, by: seat) }
+}

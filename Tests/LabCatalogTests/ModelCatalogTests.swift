@@ -55,7 +55,7 @@ struct ModelCatalogTests {
         for name in ["rail", "quortex"] {
             let game = try Catalog.game(named: name)
             let greedy = try #require(game.strategies.first { $0.name == "blas-greedy" }, "\(name)")
-            #expect(greedy.parameters.map(\.name) == ["model", "samples"])
+            #expect(greedy.parameters.map(\.name) == ["model", "samples", "epsilon"])
             let mcts = try #require(game.strategies.first { $0.name == "mcts" })
             #expect(mcts.parameters.contains { $0.name == "evaluator" && $0.defaultValue == "none" })
         }

@@ -46,11 +46,11 @@ struct CatalogTests {
         let rail = try Catalog.game(named: "rail")
         #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "mcts", "mcts-perfect", "blas-greedy"])
         let mcts = try #require(rail.strategies.first { $0.name == "mcts" })
-        #expect(mcts.parameters.map(\.name) == ["iterations", "millis", "c", "rollout", "rolloutDepth", "reuse", "evaluator"])
-        #expect(mcts.parameters.map(\.defaultValue) == ["800", "0", "1.4", "random", "60", "false", "none"])
+        #expect(mcts.parameters.map(\.name) == ["iterations", "millis", "c", "rollout", "rolloutDepth", "reuse", "evaluator", "epsilon"])
+        #expect(mcts.parameters.map(\.defaultValue) == ["800", "0", "1.4", "random", "60", "false", "none", "0"])
         let greedy = try #require(rail.strategies.first { $0.name == "blas-greedy" })
-        #expect(greedy.parameters.map(\.name) == ["model", "samples"])
-        #expect(greedy.parameters.map(\.defaultValue) == ["configs/models/rail-mlp.model", "8"])
+        #expect(greedy.parameters.map(\.name) == ["model", "samples", "epsilon"])
+        #expect(greedy.parameters.map(\.defaultValue) == ["configs/models/rail-mlp.model", "8", "0"])
         #expect(mcts.parameters[3].accepted == "one of random, heuristic, shipped-cpu")
         // A search cannot roll out with itself, and a budget must be positive.
         #expect(throws: InputError.self) { try Catalog.validate("mcts(rollout=mcts)", for: rail) }
@@ -58,7 +58,13 @@ struct CatalogTests {
         _ = try Catalog.validate("mcts(iterations=1000, c=0.7, rollout=heuristic, rolloutDepth=40)", for: rail)
         #expect(rail.documentedCPU == "heuristic")
         let heuristic = try #require(rail.strategies.first { $0.name == "heuristic" })
-        #expect(heuristic.parameters.map(\.name) == ["missionProbability"])
+        #expect(heuristic.parameters.map(\.name) == ["missionProbability", "epsilon"])
+        // Every strategy takes epsilon, 0...1, default 0.
+        for info in rail.strategies {
+            let epsilon = try #require(info.parameters.last, "\(info.name)")
+            #expect(epsilon.name == "epsilon" && epsilon.defaultValue == "0" && epsilon.accepted == "number in 0...1", "\(info.name)")
+        }
+        #expect(throws: InputError.self) { try Catalog.validate("heuristic(epsilon=1.5)", for: rail) }
         #expect(heuristic.parameters[0].defaultValue == "0.7")
     }
 
@@ -73,13 +79,13 @@ struct CatalogTests {
         #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu, mcts, mcts-perfect, blas-greedy")) {
             try Catalog.validate("alphazero", for: rail)
         }
-        #expect(throws: InputError("strategy heuristic: unknown parameter 'depth'; accepted: missionProbability (number in 0...1, default 0.7)")) {
+        #expect(throws: InputError("strategy heuristic: unknown parameter 'depth'; accepted: missionProbability (number in 0...1, default 0.7); epsilon (number in 0...1, default 0)")) {
             try Catalog.validate("heuristic(depth=3)", for: rail)
         }
         #expect(throws: InputError("strategy heuristic: missionProbability=1.5 is not accepted; missionProbability takes a number in 0...1")) {
             try Catalog.validate("heuristic(missionProbability=1.5)", for: rail)
         }
-        #expect(throws: InputError("strategy random: unknown parameter 'x'; it takes no parameters")) {
+        #expect(throws: InputError("strategy random: unknown parameter 'x'; accepted: epsilon (number in 0...1, default 0)")) {
             try Catalog.validate("random(x=1)", for: rail)
         }
         #expect(try Catalog.validate("heuristic(missionProbability=0.25)", for: rail).parameters[0].value == "0.25")

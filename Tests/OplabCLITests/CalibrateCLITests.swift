@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// `oplab calibrate` on the built binary.
+@Suite("oplab calibrate")
+struct CalibrateCLITests {
+    private static func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-calibrate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test("It writes a ladder: one level per target, weakest first, each with its strategy, measured rate and interval")
+    func writesALadder() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let out = root + "/quortex.yaml"
+        let run = try runArray(["calibrate", "quortex", "--family", "reference", "--knob", "epsilon", "--range", "0..1",
+                                "--reference", "random", "--targets", "0.5,0.9", "--matches", "60", "--probes", "3", "--out", out, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.contains("game: quortex") && text.contains("reference: \"random\""))
+        let strategies = text.split(separator: "\n").filter { $0.contains("strategy: \"reference(epsilon=") }
+        #expect(strategies.count == 2, "\(text)")
+        let rates = text.split(separator: "\n").compactMap { line -> Double? in
+            line.hasPrefix("    win_rate: ") ? Double(line.dropFirst("    win_rate: ".count)) : nil
+        }
+        #expect(rates.count == 2 && rates[0] < rates[1], "levels get stronger: \(rates)")
+        #expect(text.contains("- name: level-1") && text.contains("- name: level-2"))
+        // An existing ladder is kept without --force.
+        let again = try runArray(["calibrate", "quortex", "--family", "reference", "--knob", "epsilon", "--range", "0..1",
+                                  "--reference", "random", "--targets", "0.5", "--out", out])
+        #expect(again.status == 2 && again.stderr.contains("exists; pass --force"))
+    }
+
+    @Test("Bad input exits 2 and says what is accepted",
+          arguments: [
+            (["--knob", "depth", "--range", "0..1"], "--knob depth: reference has no such parameter; it takes epsilon"),
+            (["--knob", "epsilon", "--range", "1..0"], "--range 1..0: expected LO..HI with LO < HI"),
+            (["--knob", "epsilon", "--range", "0..2"], "inside epsilon's number in 0...1"),
+            (["--knob", "epsilon", "--range", "0..1", "--targets", "0.5,1.2"], "--targets 0.5,1.2: expected win rates in (0, 1)"),
+            (["--knob", "epsilon", "--range", "0..1", "--names", "a,b"], "--names a,b: expected 5 names"),
+          ])
+    func badInput(arguments: [String], message: String) throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let run = try runArray(["calibrate", "quortex", "--family", "reference", "--reference", "reference", "--out", root + "/x.yaml"] + arguments)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/x.yaml"))
+    }
+}
