@@ -145,14 +145,20 @@ struct CalibrateCommand: ParsableCommand {
             if !quiet { printError("final measurements (seed \(seed &+ 1)):") }
             var lines = [
                 "# Difficulty levels for \(entry.name), measured against `\(referenceSpec)` (2 seats, seat-rotated).",
-                "# Made by: oplab calibrate \(CommandLine.arguments.dropFirst(2).map { $0.contains(" ") || $0.contains("(") ? "\"\($0)\"" : $0 }.joined(separator: " "))",
+                "# Made by: oplab calibrate \(Self.recordedArguments().joined(separator: " "))",
                 "# Each level's win rate and 95 % Wilson interval come from its own run of \(matches) matches",
-                "# with seed \(seed &+ 1) (the search used seed \(seed)).",
+                "# with seed \(seed &+ 1) (the search used seed \(seed)); `remeasure` is where a new run of as many",
+                "# matches with another seed lands 95 % of the time (the noise of both runs).",
                 "game: \(entry.name)",
                 "reference: \"\(referenceSpec)\"",
                 "seats: 2",
                 "levels:",
             ]
+            // Where a new run of the same size lands 95 % of the time: both runs' binomial
+            // noise, 1.96 sqrt(2 p (1 - p) / n).
+            func spread(_ m: WinRateMeasurement) -> Double {
+                1.959964 * (2 * m.winRate * (1 - m.winRate) / Double(max(1, m.matches))).squareRoot()
+            }
             var table = ["level     target  strategy                                  win rate  95 % interval"]
             for (k, level) in found.enumerated() {
                 let m = try measure(level.value, seed: seed &+ 1)
@@ -162,6 +168,7 @@ struct CalibrateCommand: ParsableCommand {
                     "    target: \(Self.number(level.target))",
                     "    win_rate: \(Self.number(m.winRate, 4))",
                     "    interval: [\(Self.number(m.low, 4)), \(Self.number(m.high, 4))]",
+                    "    remeasure: [\(Self.number(max(0, m.winRate - spread(m)), 4)), \(Self.number(min(1, m.winRate + spread(m)), 4))]",
                     "    matches: \(m.matches)",
                 ] + (level.outOfRange ? ["    note: the target lies outside what \(knob) in \(range) reaches; this is the nearest end"] : [])
                 table.append(levelNames[k].padding(toLength: 10, withPad: " ", startingAt: 0)
@@ -179,6 +186,23 @@ struct CalibrateCommand: ParsableCommand {
             for line in table { print(line) }
             print("wrote \(path)")
         }
+    }
+
+    /// The command's arguments without the flags that do not change the ladder
+    /// (`--force`, `--quiet`, `--threads N`), quoted where the shell needs it.
+    static func recordedArguments() -> [String] {
+        var words = Array(CommandLine.arguments.dropFirst(2))
+        var i = 0
+        while i < words.count {
+            if words[i] == "--force" || words[i] == "--quiet" || words[i].hasPrefix("--threads=") {
+                words.remove(at: i)
+            } else if words[i] == "--threads" {
+                words.removeSubrange(i..<min(words.count, i + 2))
+            } else {
+                i += 1
+            }
+        }
+        return words.map { $0.contains(" ") || $0.contains("(") ? "\"\($0)\"" : $0 }
     }
 
     /// The `level` entrant's wins, matches and Wilson interval from a run's summary.csv.

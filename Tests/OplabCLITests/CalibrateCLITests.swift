@@ -27,6 +27,8 @@ struct CalibrateCLITests {
         }
         #expect(rates.count == 2 && rates[0] < rates[1], "levels get stronger: \(rates)")
         #expect(text.contains("- name: level-1") && text.contains("- name: level-2"))
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("    remeasure: [") }.count == 2)
+        #expect(!text.contains("--quiet"), "flags that do not change the ladder are not recorded")
         // An existing ladder is kept without --force.
         let again = try runArray(["calibrate", "quortex", "--family", "reference", "--knob", "epsilon", "--range", "0..1",
                                   "--reference", "random", "--targets", "0.5", "--out", out])
