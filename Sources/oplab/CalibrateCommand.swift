@@ -160,8 +160,11 @@ struct CalibrateCommand: ParsableCommand {
                 1.959964 * (2 * m.winRate * (1 - m.winRate) / Double(max(1, m.matches))).squareRoot()
             }
             var table = ["level     target  strategy                                  win rate  95 % interval"]
+            var finals: [Double: WinRateMeasurement] = [:]
             for (k, level) in found.enumerated() {
-                let m = try measure(level.value, seed: seed &+ 1)
+                // Two targets out of reach can share an end: measure each value once.
+                let m = try finals[level.value] ?? measure(level.value, seed: seed &+ 1)
+                finals[level.value] = m
                 lines += [
                     "  - name: \(levelNames[k])",
                     "    strategy: \"\(spec(level.value))\"",
@@ -185,6 +188,12 @@ struct CalibrateCommand: ParsableCommand {
             }
             for line in table { print(line) }
             print("wrote \(path)")
+            // A ladder must get stronger level by level; say so when the measurements do not.
+            var rates: [Double] = []
+            for level in found { rates.append(finals[level.value]!.winRate) }
+            for k in 1..<max(1, rates.count) where rates[k] <= rates[k - 1] {
+                printError("warning: \(levelNames[k]) (\(Self.number(rates[k], 4))) is not stronger than \(levelNames[k - 1]) (\(Self.number(rates[k - 1], 4))); use more --matches, fewer targets or a wider --range")
+            }
         }
     }
 

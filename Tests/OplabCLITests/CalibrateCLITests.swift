@@ -35,6 +35,19 @@ struct CalibrateCLITests {
         #expect(again.status == 2 && again.stderr.contains("exists; pass --force"))
     }
 
+    @Test("Targets out of reach share the nearest end, and the ladder warns that its levels do not get stronger")
+    func warnsWhenLevelsCoincide() throws {
+        let root = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // The reference beats random almost always: 0.98 and 0.99 cannot both be reached.
+        let run = try runArray(["calibrate", "quortex", "--family", "reference", "--knob", "epsilon", "--range", "0..1",
+                                "--reference", "random", "--targets", "0.98,0.99", "--matches", "40", "--probes", "2",
+                                "--out", root + "/w.yaml", "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("(target out of range)"), "\(run.stdout)")
+        #expect(run.stderr.contains("warning: level-2 (") && run.stderr.contains(") is not stronger than level-1 ("), "\(run.stderr)")
+    }
+
     @Test("Bad input exits 2 and says what is accepted",
           arguments: [
             (["--knob", "depth", "--range", "0..1"], "--knob depth: reference has no such parameter; it takes epsilon"),
