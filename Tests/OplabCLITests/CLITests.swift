@@ -8,6 +8,28 @@ struct Run {
     var stderr: String
 }
 
+/// A fresh temporary folder for one test, removed by `remove()`.
+struct Scratch {
+    let path: String
+
+    init(_ label: String = "cli") throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-\(label)-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// A path inside the folder (not created).
+    func callAsFunction(_ name: String) -> String { path + "/" + name }
+
+    /// Writes `yaml` to `name` in the folder and returns its path.
+    func config(_ yaml: String, name: String = "config.yaml") throws -> String {
+        let file = self(name)
+        try yaml.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 func oplabBinary() throws -> String {

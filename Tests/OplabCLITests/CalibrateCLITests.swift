@@ -4,16 +4,11 @@ import Testing
 /// `oplab calibrate` on the built binary.
 @Suite("oplab calibrate")
 struct CalibrateCLITests {
-    private static func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-calibrate-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test("It writes a ladder: one level per target, weakest first, each with its strategy, measured rate and interval")
     func writesALadder() throws {
-        let root = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try Scratch("calibrate")
+        defer { scratch.remove() }
+        let root = scratch.path
         let out = root + "/quortex.yaml"
         let run = try runArray(["calibrate", "quortex", "--family", "reference", "--knob", "epsilon", "--range", "0..1",
                                 "--reference", "random", "--targets", "0.5,0.9", "--matches", "60", "--probes", "3", "--out", out, "--quiet"])
@@ -37,8 +32,9 @@ struct CalibrateCLITests {
 
     @Test("Targets out of reach share the nearest end, and the ladder warns that its levels do not get stronger")
     func warnsWhenLevelsCoincide() throws {
-        let root = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try Scratch("calibrate")
+        defer { scratch.remove() }
+        let root = scratch.path
         // The reference beats random almost always: 0.98 and 0.99 cannot both be reached.
         let run = try runArray(["calibrate", "quortex", "--family", "reference", "--knob", "epsilon", "--range", "0..1",
                                 "--reference", "random", "--targets", "0.98,0.99", "--matches", "40", "--probes", "2",
@@ -57,8 +53,9 @@ struct CalibrateCLITests {
             (["--knob", "epsilon", "--range", "0..1", "--names", "a,b"], "--names a,b: expected 5 names"),
           ])
     func badInput(arguments: [String], message: String) throws {
-        let root = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try Scratch("calibrate")
+        defer { scratch.remove() }
+        let root = scratch.path
         let run = try runArray(["calibrate", "quortex", "--family", "reference", "--reference", "reference", "--out", root + "/x.yaml"] + arguments)
         #expect(run.status == 2)
         #expect(run.stderr.contains(message), "\(run.stderr)")

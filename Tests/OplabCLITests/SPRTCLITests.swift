@@ -4,18 +4,13 @@ import Testing
 /// `oplab sprt` on the built binary: exit statuses, files and determinism.
 @Suite("oplab sprt")
 struct SPRTCLITests {
-    private static func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-sprt-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     private static func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 
     @Test("A much stronger candidate is accepted (exit 0) early; the folder holds exactly the blocks played, the same for 1 and 2 threads")
     func strongerCandidate() throws {
-        let root = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try Scratch("sprt")
+        defer { scratch.remove() }
+        let root = scratch.path
         var outputs: [String] = []
         for threads in ["1", "2"] {
             let out = root + "/t" + threads
@@ -36,8 +31,9 @@ struct SPRTCLITests {
 
     @Test("Equal players: H0 (exit 1) or no decision (exit 3), never H1; --max-matches bounds the run")
     func equalPlayers() throws {
-        let root = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try Scratch("sprt")
+        defer { scratch.remove() }
+        let root = scratch.path
         let short = try runArray(["sprt", "rail", "--candidate", "random", "--baseline", "random", "--max-matches", "20",
                                   "--out", root + "/short", "--quiet"])
         #expect(short.status == 3, "\(short.stdout) \(short.stderr)")
@@ -57,8 +53,9 @@ struct SPRTCLITests {
             (["--candidate", "heuristic"], "Missing expected argument '--baseline"),
           ])
     func badInput(arguments: [String], message: String) throws {
-        let root = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scratch = try Scratch("sprt")
+        defer { scratch.remove() }
+        let root = scratch.path
         let out = root + "/never"
         let run = try runArray(["sprt", "rail"] + arguments + ["--out", out, "--quiet"])
         #expect(run.status == 2)

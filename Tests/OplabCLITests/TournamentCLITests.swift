@@ -3,28 +3,6 @@ import Testing
 
 // MARK: - Fixtures
 
-/// A fresh temporary folder for one test, removed by `remove()`.
-private struct Scratch {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-tournament-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    /// A path inside the folder (not created).
-    func callAsFunction(_ name: String) -> String { path + "/" + name }
-
-    /// Writes `yaml` to `name` in the folder and returns its path.
-    func config(_ yaml: String, name: String = "config.yaml") throws -> String {
-        let file = self(name)
-        try yaml.write(toFile: file, atomically: true, encoding: .utf8)
-        return file
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// The small rail round robin most tests run: 3 tables of 2 seats, `blocks` blocks each.
 private func railConfig(blocks: Int, seed: UInt64 = 20261121, name: String = "cli-test") -> String {
     """

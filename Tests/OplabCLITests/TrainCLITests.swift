@@ -1,20 +1,6 @@
 import Foundation
 import Testing
 
-/// A fresh temporary folder for one test, removed by `remove()`.
-private struct TrainScratch {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-train-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func callAsFunction(_ name: String) -> String { path + "/" + name }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
-
 /// `oplab train GAME --teacher random --matches 40 --epochs 2 --hidden 8 --out OUT --quiet EXTRA...`:
 /// 40 matches make two chunks of self-play, so a second thread has work.
 private func train(_ game: String = "rail", out: String, _ extra: [String] = []) throws -> Run {
@@ -44,7 +30,7 @@ private func withoutCommand(_ file: [UInt8]) throws -> [UInt8] {
 struct TrainCLITests {
     @Test("It writes a model file: the rail layout, a 216-8-1 network, the weights after the header; a strategy plays it")
     func writesAModel() throws {
-        let scratch = try TrainScratch()
+        let scratch = try Scratch("train")
         defer { scratch.remove() }
         let out = scratch("rail.model")
         let run = try train(out: out, ["--threads", "1"])
@@ -69,7 +55,7 @@ struct TrainCLITests {
 
     @Test("Quortex: the board's layout and 16 x 37 + 79 inputs")
     func quortexModel() throws {
-        let scratch = try TrainScratch()
+        let scratch = try Scratch("train")
         defer { scratch.remove() }
         let out = scratch("quortex.model")
         let run = try train("quortex", out: out, ["--seats", "3"])
@@ -82,7 +68,7 @@ struct TrainCLITests {
 
     @Test("The same flags give the same bytes, for 1 or 2 threads and with or without --force")
     func deterministic() throws {
-        let scratch = try TrainScratch()
+        let scratch = try Scratch("train")
         defer { scratch.remove() }
         let out = scratch("same.model")
         try #require(try train(out: out, ["--threads", "1"]).status == 0)
@@ -109,7 +95,7 @@ struct TrainCLITests {
             (["--seats", "9"], "--seats 9: rail takes 1-4"),
           ])
     func badFlags(_ extra: [String], _ expected: String) throws {
-        let scratch = try TrainScratch()
+        let scratch = try Scratch("train")
         defer { scratch.remove() }
         let out = scratch("bad.model")
         // A later --teacher replaces the default one.
@@ -123,7 +109,7 @@ struct TrainCLITests {
 
     @Test("An unknown game and an --out that is not a .model file are refused")
     func badGameAndOut() throws {
-        let scratch = try TrainScratch()
+        let scratch = try Scratch("train")
         defer { scratch.remove() }
         let game = try train("chess", out: scratch("chess.model"))
         #expect(game.status == 2)
@@ -136,7 +122,7 @@ struct TrainCLITests {
 
     @Test("An existing --out is kept unless --force is given")
     func existingOut() throws {
-        let scratch = try TrainScratch()
+        let scratch = try Scratch("train")
         defer { scratch.remove() }
         let out = scratch("kept.model")
         try Data("not a model\n".utf8).write(to: URL(fileURLWithPath: out))
@@ -148,7 +134,7 @@ struct TrainCLITests {
 
     @Test("A tournament entrant whose model file is missing is refused at its strategy field and line")
     func tournamentMissingModel() throws {
-        let scratch = try TrainScratch()
+        let scratch = try Scratch("train")
         defer { scratch.remove() }
         let missing = scratch("missing.model")
         let config = scratch("config.yaml")
