@@ -114,8 +114,7 @@ struct CalibrateCommand: ParsableCommand {
                 throw InputError("--out \(path) exists; pass --force to replace it")
             }
             let referenceSpec = try Catalog.validate(reference, for: entry)
-            var ruleSettings: [RuleSetting] = []
-            for (key, value) in try parseRules(rules) { ruleSettings.append(RuleSetting(key: key, value: value)) }
+            let ruleSettings = try parseRuleSettings(rules)
 
             func spec(_ value: Double) -> String {
                 var s = familySpec
@@ -130,9 +129,7 @@ struct CalibrateCommand: ParsableCommand {
                 let config = TournamentConfig(name: "calibrate", game: entry.name, rules: ruleSettings, map: map, seats: 2,
                                               entrants: [Entrant(name: "level", strategy: spec(value)), Entrant(name: "reference", strategy: referenceSpec.description)],
                                               format: .roundRobin, blocks: (matches + 1) / 2, seed: seed, threads: threads)
-                let plan = try Catalog.plan(config) { field, message in
-                    InputError("\(field == "entrants[0].strategy" ? "--family" : field == "entrants[1].strategy" ? "--reference" : field.hasPrefix("rules") ? "--rule" : field): \(message)")
-                }
+                let plan = try Catalog.plan(config, locate: flagLocator(entrants: ["--family", "--reference"]))
                 _ = try TournamentRunner.run(plan, options: RunOptions(directory: scratch, threads: threads, force: true, quiet: true))
                 let m = try Self.levelRow(scratch + "/summary.csv")
                 if !quiet { printError("  \(spec(value)): win rate \(Self.number(m.winRate, 3)) [\(Self.number(m.low, 3)), \(Self.number(m.high, 3))] over \(m.matches) matches") }
@@ -218,37 +215,14 @@ struct CalibrateCommand: ParsableCommand {
     static func levelRow(_ path: String) throws(InputError) -> WinRateMeasurement {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw InputError("cannot read \(path)") }
         let lines = text.split(separator: "\n").map(String.init)
-        guard let header = lines.first.map(fields), let row = lines.dropFirst().map(fields).first(where: { $0.first == "level" }),
+        guard let header = lines.first.flatMap({ CSV.fields(Substring($0)) }),
+              let row = lines.dropFirst().compactMap({ CSV.fields(Substring($0)) }).first(where: { $0.first == "level" }),
               let m = header.firstIndex(of: "matches"), let r = header.firstIndex(of: "win_rate"),
               let lo = header.firstIndex(of: "win_rate_low"), let hi = header.firstIndex(of: "win_rate_high"),
               let matches = Int(row[m]), let rate = Double(row[r]), let low = Double(row[lo]), let high = Double(row[hi]) else {
             throw InputError("\(path): no row for the level with matches and win_rate columns")
         }
         return WinRateMeasurement(winRate: rate, low: low, high: high, matches: matches)
-    }
-
-    /// Splits one CSV line (quoted fields may hold commas; "" is a quote).
-    static func fields(_ line: String) -> [String] {
-        var out: [String] = [], field = "", quoted = false
-        var chars = line.makeIterator()
-        while let c = chars.next() {
-            if quoted {
-                if c == "\"" {
-                    if let n = chars.next() {
-                        if n == "\"" { field.append("\"") } else { quoted = false; if n == "," { out.append(field); field = "" } else { field.append(n) } }
-                    } else { quoted = false }
-                } else { field.append(c) }
-            } else if c == "\"" {
-                quoted = true
-            } else if c == "," {
-                out.append(field)
-                field = ""
-            } else {
-                field.append(c)
-            }
-        }
-        out.append(field)
-        return out
     }
 
     /// A number without trailing zeros (up to `digits` decimals).

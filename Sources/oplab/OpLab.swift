@@ -52,3 +52,19 @@ func parseRules(_ settings: [String]) throws(InputError) -> [(key: String, value
     for setting in settings { out.append(try KnobParsing.split(setting)) }
     return out
 }
+
+/// `KEY=VALUE` rule settings as a config's rules.
+func parseRuleSettings(_ settings: [String]) throws(InputError) -> [RuleSetting] {
+    try parseRules(settings).map { RuleSetting(key: $0.key, value: $0.value) }
+}
+
+/// Names the command-line flag behind a config field in errors of a config the command
+/// built itself: entrant i's strategy is `entrants[i]`, rules are `--rule`, the map `--map`.
+func flagLocator(entrants: [String]) -> (String, String) -> InputError {
+    { field, message in
+        var flag = field
+        for (i, name) in entrants.enumerated() where field == "entrants[\(i)].strategy" { flag = name }
+        if field.hasPrefix("rules") { flag = "--rule" } else if field == "map" { flag = "--map" } else if field == "game" { flag = "GAME" }
+        return InputError("\(flag): \(message)")
+    }
+}

@@ -76,17 +76,12 @@ struct SPRTCommand: ParsableCommand {
             guard maxMatches >= 2 else { throw InputError("--max-matches \(maxMatches): expected at least 2 (one block)") }
             guard threads >= 0 else { throw InputError("--threads \(threads): expected 0 (every core) or more") }
             let settings = SPRTSettings(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta)
-            var ruleSettings: [RuleSetting] = []
-            for (key, value) in try parseRules(rules) { ruleSettings.append(RuleSetting(key: key, value: value)) }
+            let ruleSettings = try parseRuleSettings(rules)
             let config = TournamentConfig(
                 name: "sprt-\(game.filter { $0.isLetter || $0.isNumber })", game: game, rules: ruleSettings, map: map, seats: 2,
                 entrants: [Entrant(name: "candidate", strategy: candidate), Entrant(name: "baseline", strategy: baseline)],
                 format: .roundRobin, blocks: (maxMatches + 1) / 2, seed: seed, threads: threads)
-            let plan = try Catalog.plan(config) { field, message in
-                let flag = field == "entrants[0].strategy" ? "--candidate" : field == "entrants[1].strategy" ? "--baseline"
-                    : field.hasPrefix("rules") ? "--rule" : field == "map" ? "--map" : field == "game" ? "GAME" : field
-                return InputError("\(flag): \(message)")
-            }
+            let plan = try Catalog.plan(config, locate: flagLocator(entrants: ["--candidate", "--baseline"]))
             let quiet = self.quiet
             if !quiet {
                 printError("sprt \(plan.config.game): \(candidate) against \(baseline); H0 elo \(f(elo0)), H1 elo \(f(elo1)), "
@@ -133,9 +128,5 @@ struct SPRTCommand: ParsableCommand {
     }
 }
 
-/// `x` with `digits` decimals ("2.944"), no negative zero, infinities as text.
-private func f(_ x: Double, _ digits: Int = 0) -> String {
-    guard x.isFinite else { return x > 0 ? "inf" : "-inf" }
-    let s = String(format: "%.\(digits)f", x)
-    return s.hasPrefix("-") && Double(s) == 0 ? String(s.dropFirst()) : s
-}
+/// `x` with `digits` decimals ("2.944").
+private func f(_ x: Double, _ digits: Int = 0) -> String { FixedPoint.text(x, digits: digits) }

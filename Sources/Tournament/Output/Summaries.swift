@@ -218,8 +218,12 @@ struct Tally {
 
 /// Fixed-point text: the same bytes on every machine, and no "-0.0" for a value that
 /// rounds to zero.
-func f(_ x: Double, _ digits: Int = 4) -> String {
-    let text = String(format: "%.\(digits)f", x)
-    return text.hasPrefix("-") && text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) ? String(text.dropFirst()) : text
+public enum FixedPoint {
+    public static func text(_ x: Double, digits: Int) -> String {
+        let text = String(format: "%.\(digits)f", x)
+        return text.hasPrefix("-") && text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) ? String(text.dropFirst()) : text
+    }
 }
+
+func f(_ x: Double, _ digits: Int = 4) -> String { FixedPoint.text(x, digits: digits) }
 private func elo(_ x: Double) -> String { f(x, 1) }
