@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Evaluators", targets: ["Evaluators"]),
         .library(name: "Tournament", targets: ["Tournament"]),
+        .library(name: "Reports", targets: ["Reports"]),
         .library(name: "LabCatalog", targets: ["LabCatalog"]),
     ],
     dependencies: [
@@ -31,11 +32,14 @@ let package = Package(
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .target(name: "Evaluators", dependencies: ["LabCore", "CBLAS"], swiftSettings: strict),
         .target(name: "Tournament", dependencies: ["LabCore", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
-        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Search", "Evaluators", "Tournament"], swiftSettings: strict),
+        // Pages and pictures (HTML, SVG) from results folders and replays; no game types.
+        .target(name: "Reports", dependencies: ["LabCore", "Tournament"], swiftSettings: strict),
+        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Search", "Evaluators", "Tournament", "Reports"],
+                swiftSettings: strict),
         .executableTarget(
             name: "oplab",
             dependencies: [
-                "LabCatalog", "LabCore", "RailGame", "Quortex", "Evaluators", "Tournament",
+                "LabCatalog", "LabCore", "RailGame", "Quortex", "Evaluators", "Tournament", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -53,6 +57,7 @@ let package = Package(
         .testTarget(name: "TournamentTests", dependencies: ["Tournament", "LabCore"], swiftSettings: strict),
         .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "Quortex", "Evaluators", "LabCore"],
                     swiftSettings: strict),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "LabCore", "Tournament"], swiftSettings: strict),
         .testTarget(name: "OplabCLITests", dependencies: ["oplab"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

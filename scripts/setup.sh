@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine with Swift lacks for Opponent Lab:
-# pkg-config and OpenBLAS (libopenblas-dev). Idempotent; quiet when all is there.
+# pkg-config and OpenBLAS (libopenblas-dev); with --with-browser also Chromium, which
+# the page tests drive headless. Idempotent; quiet when all is there.
 set -euo pipefail
 
 need=()
+if [ "${1:-}" = "--with-browser" ]; then
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+elif [ -n "${1:-}" ]; then
+  echo "setup: unknown option '$1'; accepted: --with-browser" >&2
+  exit 2
+fi
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists openblas; then
   need+=(libopenblas-dev)
@@ -22,3 +29,6 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 pkg-config --exists openblas || { echo "setup: openblas still not found by pkg-config" >&2; exit 1; }
+if [ "${1:-}" = "--with-browser" ]; then
+  command -v chromium >/dev/null 2>&1 || { echo "setup: chromium still not found" >&2; exit 1; }
+fi

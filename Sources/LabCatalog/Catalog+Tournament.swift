@@ -40,11 +40,13 @@ extension Catalog {
 
         // One table per distinct seating.
         let checkedSpecs = specs
-        let build: @Sendable () throws(InputError) -> (seatings: [[any SeatedTable]], setupLines: [String], warnings: [String]) = {
+        typealias Built = (seatings: [[any SeatedTable]], setupLines: [String], warnings: [String], boardCounts: BoardCountsSpec?)
+        let build: @Sendable () throws(InputError) -> Built = {
             var made: [[String]: any MatchTable] = [:]
             var seatings: [[any SeatedTable]] = []
             var setupLines: [String] = []
             var warnings: [String] = []
+            var boardCounts: BoardCountsSpec?
             for t in schedule.tables.indices {
                 var row: [any SeatedTable] = []
                 for rotation in 0..<schedule.seats {
@@ -56,16 +58,19 @@ extension Catalog {
                     } else {
                         table = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: seating.map { checkedSpecs[$0] }))
                         made[key] = table
-                        if setupLines.isEmpty { setupLines = table.setupLines }
+                        if setupLines.isEmpty {
+                            setupLines = table.setupLines
+                            boardCounts = table.boardCounts
+                        }
                         for warning in table.warnings where !warnings.contains(warning) { warnings.append(warning) }
                     }
                     row.append(CatalogSeatedTable(table: table, game: game))
                 }
                 seatings.append(row)
             }
-            return (seatings, setupLines, warnings)
+            return (seatings, setupLines, warnings, boardCounts)
         }
-        let first: (seatings: [[any SeatedTable]], setupLines: [String], warnings: [String])
+        let first: Built
         do { first = try build() } catch {
             // A strategy that reads a file (a model) fails only when it is made, after the
             // checks above: name the entrant whose strategy fails on a table of its own
@@ -83,7 +88,7 @@ extension Catalog {
         // The documented CPU, as documented (no parameters), anchors the ratings.
         let anchor = specs.firstIndex { $0.name == game.documentedCPU && $0.parameters.isEmpty }
         return TournamentPlan(config: config, schedule: schedule, seatings: first.seatings, columns: game.tournamentColumns,
-                              anchor: anchor, setupLines: first.setupLines, warnings: first.warnings,
+                              anchor: anchor, setupLines: first.setupLines, warnings: first.warnings, boardCounts: first.boardCounts,
                               makeSeatings: { () throws(InputError) in try build().seatings })
     }
 }
@@ -95,6 +100,7 @@ struct CatalogSeatedTable: SeatedTable {
 
     func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer) -> MatchRecord {
         let report = table.play(seed: dealSeed, strategySeed: strategySeed, render: false, buffer: &buffer, trace: nil)
-        return MatchRecord(outcome: report.outcome, seatColumns: (0..<table.seatCount).map { game.tournamentColumns(report, seat: $0) })
+        return MatchRecord(outcome: report.outcome, seatColumns: (0..<table.seatCount).map { game.tournamentColumns(report, seat: $0) },
+                           marks: report.marks)
     }
 }

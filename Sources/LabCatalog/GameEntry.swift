@@ -1,5 +1,7 @@
 import Evaluators
 import LabCore
+import Reports
+import Tournament
 
 /// A strategy a game offers: its name, parameters and factory maker.
 public struct StrategyEntry<G: Game>: Sendable {
@@ -106,6 +108,9 @@ public struct MatchReport: Sendable {
     public var seatStats: [[Int]]
     /// A text drawing of the final position, for games with a board.
     public var board: String?
+    /// Per seat, per count of the table's ``MatchTable/boardCounts``, the board elements
+    /// the seat marked (bit i: element i). Empty without board counts.
+    public var marks: [[UInt128]] = []
 }
 
 /// A set-up table that plays matches from seeds; safe to share between threads (each
@@ -117,6 +122,13 @@ public protocol MatchTable: Sendable {
     var setupLines: [String] { get }
     /// Allowed but questionable set-ups, for the user to see (e.g. opposed solo seats).
     var warnings: [String] { get }
+    /// What a tournament counts per board element (railroads, cells); nil for none.
+    var boardCounts: BoardCountsSpec? { get }
+    /// Plays the match with match seed `seed` (the deal and the strategies) like
+    /// ``play(seed:buffer:trace:)`` and keeps every step for a replay page; `label` is
+    /// the seed the user gave.
+    func replay(seed: UInt64, label: UInt64, buffer: inout ActionBuffer,
+                trace: ((TraceEvent) -> Void)?) -> (report: MatchReport, replay: Replay)
     /// Plays the match dealt from `seed`, its strategies seeded from `strategySeed`
     /// (nil: from `seed` too); `render` draws the final board into the report.
     func play(seed: UInt64, strategySeed: UInt64?, render: Bool, buffer: inout ActionBuffer,
@@ -159,20 +171,62 @@ struct Table<G: Game>: MatchTable {
     let setupLines: [String]
     var warnings: [String] = []
     let loop: PlayLoop<G>
+    var boardCounts: BoardCountsSpec?
+    /// Per count of `boardCounts`, the elements a seat of a finished match marked.
+    var marks: (@Sendable (G.State, Int) -> [UInt128])?
+    let makeReplay: ReplayBuilder<G>
+    /// The names of the per-seat figures (``GameEntry/seatStatNames``).
+    let figureNames: [String]
+
+    init(game: G, players: [StrategySpec], setupLines: [String], warnings: [String] = [], loop: @escaping PlayLoop<G>,
+         boardCounts: BoardCountsSpec? = nil, marks: (@Sendable (G.State, Int) -> [UInt128])? = nil,
+         figureNames: [String], replay: @escaping ReplayBuilder<G>) {
+        self.game = game
+        self.players = players
+        self.setupLines = setupLines
+        self.warnings = warnings
+        self.loop = loop
+        self.boardCounts = boardCounts
+        self.marks = marks
+        self.figureNames = figureNames
+        makeReplay = replay
+    }
+
+    func replay(seed: UInt64, label: UInt64, buffer: inout ActionBuffer,
+                trace: ((TraceEvent) -> Void)?) -> (report: MatchReport, replay: Replay) {
+        var events: [ReplayEvent<G>] = []
+        let (outcome, final) = loop(seed, nil, &buffer) { before, action, after in
+            events.append(ReplayEvent(before: before, action: action, after: after))
+            trace?(Self.event(before, action, after))
+        }
+        let initial = events.first?.before ?? final
+        let seats = (0..<game.seatCount).map { seat in
+            ReplaySeat(player: players[seat].description, place: outcome.places[seat], result: outcome.result(of: seat).rawValue,
+                       figures: zip(figureNames, final.seatStats(seat)).map { ReplaySeat.Figure(name: $0.0, value: $0.1) })
+        }
+        return (report(outcome, final, render: true), makeReplay(events, initial, final, outcome, seats, label))
+    }
 
     var seatCount: Int { game.seatCount }
 
     func play(seed: UInt64, strategySeed: UInt64?, render: Bool, buffer: inout ActionBuffer,
               trace: ((TraceEvent) -> Void)?) -> MatchReport {
         let observe: ((G.State, Int, G.State) -> Void)? = trace.map { sink in
-            { before, action, after in
-                sink(TraceEvent(turn: after.turn, seat: before.currentSeat, action: before.describe(action),
-                                detail: after.traceDetail(seat: before.currentSeat), board: after.renderBoard()))
-            }
+            { before, action, after in sink(Self.event(before, action, after)) }
         }
         let (outcome, final) = loop(seed, strategySeed, &buffer, observe)
-        return MatchReport(outcome: outcome, seatStats: (0..<game.seatCount).map(final.seatStats),
-                           board: render ? final.renderBoard() : nil)
+        return report(outcome, final, render: render)
+    }
+
+    private func report(_ outcome: Outcome, _ final: G.State, render: Bool) -> MatchReport {
+        MatchReport(outcome: outcome, seatStats: (0..<game.seatCount).map(final.seatStats),
+                    board: render ? final.renderBoard() : nil,
+                    marks: marks.map { m in (0..<game.seatCount).map { m(final, $0) } } ?? [])
+    }
+
+    private static func event(_ before: G.State, _ action: Int, _ after: G.State) -> TraceEvent {
+        TraceEvent(turn: after.turn, seat: before.currentSeat, action: before.describe(action),
+                   detail: after.traceDetail(seat: before.currentSeat), board: after.renderBoard())
     }
 }
 

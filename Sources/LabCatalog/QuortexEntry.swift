@@ -1,6 +1,7 @@
 import Evaluators
 import LabCore
 import Quortex
+import Tournament
 
 /// Quortex in the registry.
 struct QuortexEntry: GameEntry {
@@ -60,6 +61,29 @@ struct QuortexEntry: GameEntry {
                      setupLines: ["board radius \(rules.radius) (\(s.board.cells.count) cells), bag \(rules.bag.map(String.init).joined(separator: ","))",
                                   "seats: \(seats); turn order \(s.turnOrder.map { "P\($0)" }.joined(separator: " "))", "sides: \(sides)"],
                      warnings: warnings,
-                     loop: playLoop(game, factories))
+                     loop: playLoop(game, factories), boardCounts: Self.boardCounts(s.board),
+                     marks: { state, seat in Self.marks(state, seat: seat) },
+                     figureNames: seatStatNames, replay: Replays.quortex)
+    }
+
+    /// A tournament's `cells.csv`: per cell and entrant, the tiles the entrant placed
+    /// there (`placed_cells`) and the matches in which the cell lay on the completed
+    /// flow of a seat the entrant played that finished first (`flow_cells`).
+    static func boardCounts(_ board: QuortexBoard) -> BoardCountsSpec {
+        BoardCountsSpec(file: "cells.csv", elementName: "cell", elementColumns: ["cell", "row", "col"],
+                        elements: board.cells.enumerated().map { [String($0.offset), String($0.element.row), String($0.element.col)] },
+                        counts: [.init(name: "placed", column: "placed_cells"),
+                                 .init(name: "winning_flow", column: "flow_cells", firstPlaceOnly: true)])
+    }
+
+    /// The cells `seat` placed on, and the cells of its completed flow (none when it
+    /// has none; a flow crossing a cell twice marks it once).
+    static func marks(_ state: QuortexState, seat: Int) -> [UInt128] {
+        var flow: CellSet = 0
+        // Only a winning side can hold a completed flow: the match ends when one completes.
+        if state.winningSides & (1 << state.setup.sideOfSeat[seat]) != 0 {
+            for step in state.completedFlow(of: seat) ?? [] { flow |= CellSet(1) << step.cell }
+        }
+        return [state.cells(placedBy: seat), flow]
     }
 }

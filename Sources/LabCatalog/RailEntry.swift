@@ -1,6 +1,7 @@
 import Evaluators
 import LabCore
 import RailGame
+import Tournament
 
 /// Train Depot Europe in the registry.
 struct RailEntry: GameEntry {
@@ -60,6 +61,31 @@ struct RailEntry: GameEntry {
         return Table(game: game, players: setup.players,
                      setupLines: ["map \(map.name) (\(path)): \(map.cities.count) cities, \(map.railroads.count) railroads",
                                   "rules: " + (changed.isEmpty ? "defaults" : changed.joined(separator: ", "))],
-                     loop: playLoop(game, factories))
+                     loop: playLoop(game, factories), boardCounts: Self.boardCounts(map),
+                     marks: { state, seat in [Self.builtRailroads(state, seat: seat)] },
+                     figureNames: seatStatNames, replay: Replays.rail)
+    }
+
+    /// A tournament's `railroads.csv`: per railroad and entrant, the matches in which the
+    /// entrant built it, from the per-seat column `built_railroads` (a hex set). The railroad's
+    /// cities, length, colour, lane (1: the second of a double) and both ends'
+    /// coordinates come along, so the file draws a map by itself.
+    static func boardCounts(_ map: RailMap) -> BoardCountsSpec {
+        let elements = map.railroads.enumerated().map { index, r -> [String] in
+            let (a, b) = (map.cities[r.from], map.cities[r.to])
+            return [String(index), a.name, b.name, String(r.length), r.colour.name, r.twin >= 0 && r.twin < index ? "1" : "0",
+                    String(a.latitude), String(a.longitude), String(b.latitude), String(b.longitude)]
+        }
+        return BoardCountsSpec(file: "railroads.csv", elementName: "railroad",
+                               elementColumns: ["railroad", "from", "to", "length", "colour", "lane", "from_latitude", "from_longitude",
+                                                "to_latitude", "to_longitude"],
+                               elements: elements, counts: [.init(name: "built", column: "built_railroads")])
+    }
+
+    /// The railroads `seat` owns at the end (bit r: railroad r; a map has at most 128).
+    static func builtRailroads(_ state: RailState, seat: Int) -> UInt128 {
+        var set: UInt128 = 0
+        for r in 0..<state.map.railroads.count where state.owner(of: r) == seat { set |= UInt128(1) << r }
+        return set
     }
 }

@@ -55,8 +55,10 @@ public enum Match {
     /// Plays a match with strategies made by `factories` (one per seat), each seeded
     /// from `strategySeed` (by default the match seed) and its seat.
     ///
-    /// A tournament plays one deal several times with the seating rotated; it passes a
-    /// strategy seed per rotation, so a seat's random choices differ between them.
+    /// A tournament plays one deal several times with the seating rotated and passes the
+    /// deal seed as the strategy seed of every rotation: seat s draws the same stream in
+    /// each, whoever sits there (common random numbers). Two players that choose alike
+    /// then play mirrored matches, so a block measures only how their play differs.
     @inlinable
     public static func play<G: Game>(
         _ game: G,

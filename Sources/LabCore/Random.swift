@@ -56,13 +56,6 @@ public enum Seeds {
         derive(master, match, 0, SeedPurpose.deal.rawValue)
     }
 
-    /// The strategy seed of rotation `rotation` of a seat-rotation block dealt from
-    /// `dealSeed` (see ``strategy(_:seat:)``).
-    @inlinable
-    public static func rotation(_ dealSeed: UInt64, rotation: Int) -> UInt64 {
-        derive(dealSeed, UInt64(rotation) &+ 1, 0, SeedPurpose.strategy.rawValue)
-    }
-
     /// The seed of the strategy in `seat` of the match whose seed is `matchSeed`.
     @inlinable
     public static func strategy(_ matchSeed: UInt64, seat: Int) -> UInt64 {

@@ -10,7 +10,8 @@ struct OpLab: ParsableCommand {
         abstract: "Opponent Lab: play, pit and judge computer opponents for Train Depot Europe and Quortex.",
         version: OpLab.version,
         subcommands: [TournamentCommand.self, MergeCommand.self, PlayCommand.self, MapCommand.self, GamesCommand.self,
-                      StrategiesCommand.self, TrainCommand.self, SPRTCommand.self, CalibrateCommand.self]
+                      StrategiesCommand.self, TrainCommand.self, SPRTCommand.self, CalibrateCommand.self,
+                      ReportCommand.self]
     )
 
     static let version = OpponentLabVersion.string

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LabCatalog
 import LabCore
+import Reports
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,6 +36,12 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Print the result as one JSON object.")
     var json = false
 
+    @Option(help: "Also draw the final position as an SVG file (rail: the map with each seat's railroads and missions; Quortex: the board with its tiles and flows).")
+    var svg: String?
+
+    @Option(help: "Also write an HTML page that steps through the match move by move (self-contained, opens offline).")
+    var html: String?
+
     func run() throws {
         try reportingInputErrors {
             let entry = try Catalog.game(named: game)
@@ -52,10 +59,27 @@ struct PlayCommand: ParsableCommand {
                 print("\(entry.name): " + specs.enumerated().map { "P\($0.offset) \($0.element)" }.joined(separator: " vs ") + ", seed \(seed)")
                 for line in table.setupLines { print(line) }
             }
-            let report = table.play(seed: matchSeed, buffer: &buffer, trace: trace && !json ? { event in
+            let sink: ((TraceEvent) -> Void)? = trace && !json ? { event in
                 print("T\(event.turn) P\(event.seat) \(event.action)".padding(toLength: 64, withPad: " ", startingAt: 0) + " | " + event.detail)
                 if let board = event.board { print(board) }
-            } : nil)
+            } : nil
+            let report: MatchReport
+            if svg != nil || html != nil {
+                // The files are checked before the match is played, then written whole.
+                for path in [svg, html].compactMap({ $0 }) { try checkWritable(path) }
+                let played = table.replay(seed: matchSeed, label: seed, buffer: &buffer, trace: sink)
+                report = played.report
+                if let svg {
+                    try writeWhole(ReplayPage.svg(played.replay), to: svg, what: "the SVG")
+                    printError("wrote \(svg)")
+                }
+                if let html {
+                    try writeWhole(ReplayPage.html(played.replay), to: html, what: "the replay page")
+                    printError("wrote \(html)")
+                }
+            } else {
+                report = table.play(seed: matchSeed, buffer: &buffer, trace: sink)
+            }
             if json {
                 print(jsonResult(entry: entry, specs: specs, report: report))
             } else {

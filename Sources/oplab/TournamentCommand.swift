@@ -44,6 +44,9 @@ struct TournamentCommand: ParsableCommand {
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
+    @Flag(help: "Do not write report.html at the end (`oplab report` draws it later).")
+    var noReport = false
+
     func validate() throws {
         if let threads, threads < 0 { throw ValidationError("--threads \(threads): expected 0 (every core) or more") }
         if let blocks, blocks < 1 { throw ValidationError("--blocks \(blocks): expected 1 or more") }
@@ -73,6 +76,7 @@ struct TournamentCommand: ParsableCommand {
             print(result.table.joined(separator: "\n"))
             print(String(format: "%d matches this session on %d thread%@, %.0f matches/s; results in %@",
                          result.matchesPlayed, result.threads, result.threads == 1 ? "" : "s", result.matchesPerSecond, result.directory))
+            if !noReport { reportAfterRun(result.directory, quiet: quiet) }
         }
     }
 }
@@ -109,6 +113,18 @@ struct MergeCommand: ParsableCommand {
             for note in result.notes { printError(note) }
             print(result.table.joined(separator: "\n"))
             print("results in \(result.directory)")
+            reportAfterRun(result.directory, quiet: false)
         }
+    }
+}
+
+/// Writes `report.html` beside a finished run's files. The run's results stand whether
+/// or not the page can be drawn, so a failure is a warning, not an error.
+func reportAfterRun(_ directory: String, quiet: Bool) {
+    do {
+        let path = try writeReport(directory: directory)
+        if !quiet { printError("report: \(path)") }
+    } catch {
+        printError("warning: \(directory)/report.html not written: \(error.message)")
     }
 }

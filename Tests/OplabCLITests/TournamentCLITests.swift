@@ -26,7 +26,8 @@ private func tournament(_ config: String, out: String, _ extra: String...) throw
     try runArray(["tournament", config, "--out", out, "--quiet"] + extra)
 }
 
-private let summaryFiles = ["matches.csv", "summary.csv", "pairwise.csv", "ratings.csv"]
+/// What a rail run writes besides run.json (railroads.csv: the board counts).
+private let summaryFiles = ["matches.csv", "summary.csv", "pairwise.csv", "ratings.csv", "railroads.csv"]
 
 private func contents(_ path: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: path))
@@ -94,6 +95,17 @@ private func parseCSVLine(_ line: Substring) -> [String]? {
         field = ""
         guard chars.popFirst() != nil else { return fields }
     }
+}
+
+/// The elements of a board-count column: hex digits, bit i (from the least significant)
+/// for element i. Decoded here independently of the code under test.
+private func elements(hex: String) throws -> [Int] {
+    var out: [Int] = []
+    for (k, c) in hex.reversed().enumerated() {
+        let v = try #require(c.hexDigitValue, "'\(hex)' is not hex")
+        for bit in 0..<4 where v & (1 << bit) != 0 { out.append(4 * k + bit) }
+    }
+    return out
 }
 
 /// Rows of a CSV as dictionaries keyed by the header.
@@ -385,7 +397,7 @@ struct TournamentCLITests {
 
         let text = String(decoding: try contents(out + "/matches.csv"), as: UTF8.self)
         let header = "run,block,match,table,seat,entrant,strategy,seed,place,outcome,end_reason,turns,"
-            + "missions_completed,mission_points,railroads,cards_in_hand"
+            + "missions_completed,mission_points,railroads,cards_in_hand,built_railroads"
         #expect(text.hasPrefix(header + "\n"))
         // Fields with a comma or a quote are quoted, inner quotes doubled.
         #expect(text.contains(",\"cpu, tuned\",\"heuristic(missionProbability=\"\"0.5\"\")\","))
@@ -399,6 +411,39 @@ struct TournamentCLITests {
             #expect(["1", "2"].contains(row["place"] ?? ""), "\(row)")
         }
         try checkBlocks(rows, seats: 2, blocks: 3 * 20, tables: 3)
+    }
+
+    @Test("Common random numbers: players that choose alike play mirrored matches, so every block splits evenly",
+          arguments: [("rail", 4, "heuristic"), ("quortex", 2, "random"), ("rail", 2, "random")])
+    func mirroredBlocks(game: String, seats: Int, strategy: String) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let entrants = (0..<seats).map { "  - {name: p\($0), strategy: \(strategy)}" }.joined(separator: "\n")
+        let config = try scratch.config("""
+            name: mirror
+            game: \(game)
+            seats: \(seats)
+            entrants:
+            \(entrants)
+            blocks: 12
+            seed: 8
+
+            """)
+        let out = scratch("out")
+        let run = try tournament(config, out: out)
+        try #require(run.status == 0, "\(run.stderr)")
+        let rows = try csvTable(out + "/matches.csv")
+        // In every block each entrant sits in each seat once on the same deal with the
+        // same seat streams, so each entrant collects the same places: the block ties.
+        for block in Set(rows.map { $0["block"]! }) {
+            let inBlock = rows.filter { $0["block"] == block }
+            var places: [String: [String]] = [:]
+            for row in inBlock { places[row["entrant"]!, default: []].append(row["place"]!) }
+            let sorted = places.values.map { $0.sorted() }
+            #expect(sorted.allSatisfy { $0 == sorted[0] }, "block \(block): \(places)")
+            // The matches differ between rotations only by who sits where: same turns.
+            #expect(Set(inBlock.map { $0["turns"]! }).count == 1, "block \(block)")
+        }
     }
 
     @Test("rail at 3 seats: every block has 9 rows and every entrant of the table sits in every seat")
@@ -444,7 +489,7 @@ struct TournamentCLITests {
         try #require(run.status == 0, "\(run.stderr)")
         let records = try csvRecords(out + "/matches.csv")
         #expect(records.first?.joined(separator: ",")
-            == "run,block,match,table,seat,entrant,strategy,seed,place,outcome,end_reason,turns,win_type,tiles_placed")
+            == "run,block,match,table,seat,entrant,strategy,seed,place,outcome,end_reason,turns,win_type,tiles_placed,placed_cells,flow_cells")
         let rows = try csvTable(out + "/matches.csv")
         for row in rows {
             #expect(row["win_type"] == row["end_reason"], "\(row)")
@@ -453,6 +498,88 @@ struct TournamentCLITests {
         try checkBlocks(rows, seats: 2, blocks: 5, tables: 1)
         let ratings = try csvTable(out + "/ratings.csv")
         #expect(ratings.first { $0["entrant"] == "reference" }?["anchor"] == "yes")
+    }
+
+    @Test("railroads.csv counts, per railroad and entrant, the matches whose seat row lists it as built")
+    func railroadCounts() throws {
+        let (scratch, _, out, _) = try finishedRun()
+        defer { scratch.remove() }
+        let matches = try csvTable(out + "/matches.csv")
+        var expected: [String: Int] = [:]
+        for row in matches {
+            // 80 railroads: 20 hex digits, bit i for railroad i.
+            #expect(row["built_railroads"]!.count == 20, "\(row)")
+            let built = try elements(hex: row["built_railroads"]!)
+            // The set is the seat's railroads: as many as its `railroads` figure.
+            #expect(built.count == Int(row["railroads"]!), "\(row)")
+            for r in built { expected["\(r)/\(row["entrant"]!)", default: 0] += 1 }
+        }
+        let counts = try csvTable(out + "/railroads.csv")
+        #expect(try csvRecords(out + "/railroads.csv").first == ["railroad", "from", "to", "length", "colour", "lane", "from_latitude",
+                                                                  "from_longitude", "to_latitude", "to_longitude", "entrant", "built"])
+        // Every railroad of the shipped map (80) once per entrant (3).
+        #expect(counts.count == 80 * 3)
+        for row in counts {
+            #expect(Int(row["built"]!) == expected["\(row["railroad"]!)/\(row["entrant"]!)", default: 0], "\(row)")
+        }
+        let paris = try #require(counts.first { $0["from"] == "Paris" || $0["to"] == "Paris" })
+        let lat = paris["from"] == "Paris" ? paris["from_latitude"]! : paris["to_latitude"]!
+        #expect(abs(Double(lat)! - 48.86) < 0.1, "Paris at its latitude: \(paris)")
+        #expect(Set(counts.map { $0["lane"]! }) == ["0", "1"], "doubles have a second lane")
+    }
+
+    @Test("cells.csv counts placed tiles per cell and entrant, and the winners' flow cells")
+    func quortexCellCounts() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let config = try scratch.config("""
+            name: cells
+            game: quortex
+            seats: 2
+            entrants:
+              - {name: reference, strategy: reference}
+              - {name: rnd, strategy: random}
+            blocks: 30
+            seed: 4
+
+            """)
+        let out = scratch("out")
+        let run = try tournament(config, out: out)
+        try #require(run.status == 0, "\(run.stderr)")
+        var placed: [String: Int] = [:], flow: [String: Int] = [:]
+        for row in try csvTable(out + "/matches.csv") {
+            let cells = try elements(hex: row["placed_cells"]!)
+            #expect(cells.count == Int(row["tiles_placed"]!), "\(row)")
+            for c in cells { placed["\(c)/\(row["entrant"]!)", default: 0] += 1 }
+            let path = try elements(hex: row["flow_cells"]!)
+            // A flow is written for the seats whose connection is complete: the winners.
+            #expect(path.isEmpty == (row["win_type"] != "flow" && row["win_type"] != "tie" || row["place"] != "1"), "\(row)")
+            if row["place"] == "1" { for c in path { flow["\(c)/\(row["entrant"]!)", default: 0] += 1 } }
+        }
+        let counts = try csvTable(out + "/cells.csv")
+        #expect(counts.count == 37 * 2)
+        for row in counts {
+            let key = "\(row["cell"]!)/\(row["entrant"]!)"
+            #expect(Int(row["placed"]!) == placed[key, default: 0], "\(row)")
+            #expect(Int(row["winning_flow"]!) == flow[key, default: 0], "\(row)")
+        }
+        #expect(flow.values.reduce(0, +) > 0, "some match ended with a flow")
+    }
+
+    @Test("--resume refuses a matches.csv whose board column is not a hex element set, naming line and column")
+    func resumeBadMarks() throws {
+        let (scratch, config, out, _) = try finishedRun()
+        defer { scratch.remove() }
+        var text = String(decoding: try contents(out + "/matches.csv"), as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[3] = String(lines[3].dropLast()) + "g"
+        text = lines.joined(separator: "\n")
+        try text.write(toFile: out + "/matches.csv", atomically: true, encoding: .utf8)
+        let resumed = try tournament(config, out: out, "--resume")
+        #expect(resumed.status == 2)
+        #expect(resumed.stderr.contains("matches.csv:4: column built_railroads:"), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("expected 20 lowercase hex digits, bit i set when railroad i is marked (railroads 0...79)"),
+                "\(resumed.stderr)")
     }
 
     @Test("summary.csv lists every entrant with matches = wins + draws + losses; the heuristic entrant anchors at 0.0")

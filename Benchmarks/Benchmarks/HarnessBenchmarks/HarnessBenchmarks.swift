@@ -40,7 +40,7 @@ let benchmarks: @Sendable () -> Void = {
             let deal = Schedule.dealSeed(master: masterSeed, block: block)
             for rotation in 0..<2 {
                 let factories = rotation == 0 ? [heuristic, shipped] : [shipped, heuristic]
-                blackHole(Match.play(game, seed: deal, strategySeed: Seeds.rotation(deal, rotation: rotation), factories: factories,
+                blackHole(Match.play(game, seed: deal, strategySeed: deal, factories: factories,
                                      buffer: &buffer).outcome)
             }
         }

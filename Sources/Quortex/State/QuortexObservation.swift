@@ -13,13 +13,15 @@ public struct QuortexObservation: GameObservation {
     @usableFromInline var slot: Int8
     @usableFromInline var turns: Int32
     @usableFromInline var placedBySeat: InlineArray<6, UInt8>
+    @usableFromInline var placers: InlineArray<3, CellSet>
     @usableFromInline var winners: UInt8
     @usableFromInline var reason: QuortexEndReason
 
     /// Memberwise, so the state's observation reads its fields in place.
     @inlinable
     init(seat: Int, setup: QuortexSetup, cells: InlineArray<128, UInt8>, occupied: CellSet, remaining: InlineArray<4, UInt8>,
-         tile: Int8, slot: Int8, turns: Int32, placedBySeat: InlineArray<6, UInt8>, winners: UInt8, reason: QuortexEndReason) {
+         tile: Int8, slot: Int8, turns: Int32, placedBySeat: InlineArray<6, UInt8>, placers: InlineArray<3, CellSet>, winners: UInt8,
+         reason: QuortexEndReason) {
         self.seat = seat
         self.setup = setup
         self.cells = cells
@@ -29,6 +31,7 @@ public struct QuortexObservation: GameObservation {
         self.slot = slot
         self.turns = turns
         self.placedBySeat = placedBySeat
+        self.placers = placers
         self.winners = winners
         self.reason = reason
     }
@@ -37,6 +40,7 @@ public struct QuortexObservation: GameObservation {
         l.seat == r.seat && l.setup === r.setup && l.occupied == r.occupied && l.tile == r.tile && l.slot == r.slot
             && l.turns == r.turns && l.winners == r.winners && l.reason == r.reason
             && l.cells.sameElements(r.cells) && l.remaining.sameElements(r.remaining) && l.placedBySeat.sameElements(r.placedBySeat)
+            && l.placers.sameElements(r.placers)
     }
 
     /// The drawn tile's type (nil once the match is over before a draw).
@@ -57,6 +61,7 @@ public struct QuortexObservation: GameObservation {
         state.slot = slot
         state.turns = turns
         state.placedBySeat = placedBySeat
+        state.placers = placers
         state.winners = winners
         state.reason = reason
         state.shuffleRemainingIntoBag(using: &rng)

@@ -25,6 +25,14 @@ extension QuortexState {
         var placed = 0
         for s in 0..<seatCount { placed += Int(placedBySeat[s]) }
         if placed != occupied.nonzeroBitCount || placed != turn { return "tiles placed by seats (\(placed)) disagree with the board and turns" }
+        for bit in 0..<3 where placers[bit] & ~occupied != 0 { return "a placer bit on an empty cell" }
+        var byPlacer = [Int](repeating: 0, count: seatCount)
+        for cell in setup.board.cells.indices {
+            guard let seat = placer(of: cell) else { continue }
+            guard seat < seatCount else { return "cell \(setup.board.name(cell)) placed by seat \(seat) of \(seatCount)" }
+            byPlacer[seat] += 1
+        }
+        for s in 0..<seatCount where byPlacer[s] != Int(placedBySeat[s]) { return "seat \(s) placed \(placedBySeat[s]) tiles, the board says \(byPlacer[s])" }
         guard !isTerminal else {
             if winners == 0 { return "finished without a winner" }
             return nil

@@ -117,6 +117,7 @@ extension QuortexState {
         tile = -1
         let seat = currentSeat
         placedBySeat[seat] &+= 1
+        markPlacer(seat, cell: cell)
         turns &+= 1
         // Victory: every side whose axis a flow now joins.
         if completed & setup.liveAxes != 0 {

@@ -30,6 +30,7 @@ extension QuortexState {
                          "T\(type) r\(rotation) on \(setup.board.name(cell)) completes a flow: apply it as a move")
         }
         placedBySeat[currentSeat] &+= 1
+        markPlacer(currentSeat, cell: cell)
         turns &+= 1
         rebuildGraph()
         analyseTurn()

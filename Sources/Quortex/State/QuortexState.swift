@@ -20,6 +20,8 @@ public struct QuortexState: GameState {
     @usableFromInline var slot: Int8 = 0
     @usableFromInline var turns: Int32 = 0
     @usableFromInline var placedBySeat = InlineArray<6, UInt8>(repeating: 0)
+    /// Who placed each cell's tile (public): bit k of the seat number, one plane per bit.
+    @usableFromInline var placers = InlineArray<3, CellSet>(repeating: 0)
     /// Winning sides, one bit each.
     @usableFromInline var winners: UInt8 = 0
     @usableFromInline var reason = QuortexEndReason.none
@@ -75,7 +77,7 @@ public struct QuortexState: GameState {
     public func observation(for seat: Int) -> QuortexObservation {
         // Field by field: passing the whole state to an initialiser copies it first.
         QuortexObservation(seat: seat, setup: setup, cells: cells, occupied: occupied, remaining: remaining, tile: tile, slot: slot,
-                           turns: turns, placedBySeat: placedBySeat, winners: winners, reason: reason)
+                           turns: turns, placedBySeat: placedBySeat, placers: placers, winners: winners, reason: reason)
     }
 
     public var outcome: Outcome? {
@@ -120,6 +122,27 @@ public struct QuortexState: GameState {
     public var endReason: QuortexEndReason { reason }
     /// Tile code on `cell` (type * 6 + rotation), or nil when empty.
     public func tileCode(at cell: Int) -> Int? { cells[cell] == Self.emptyCell ? nil : Int(cells[cell]) }
+    /// The seat that placed the tile on `cell`, or nil when it is empty.
+    public func placer(of cell: Int) -> Int? {
+        guard occupied & (CellSet(1) << cell) != 0 else { return nil }
+        var seat = 0
+        for bit in 0..<3 where placers[bit] & (CellSet(1) << cell) != 0 { seat |= 1 << bit }
+        return seat
+    }
+
+    /// The cells whose tiles `seat` placed.
+    /// - Complexity: O(1).
+    public func cells(placedBy seat: Int) -> CellSet {
+        var set = occupied
+        for bit in 0..<3 { set &= seat & (1 << bit) != 0 ? placers[bit] : ~placers[bit] }
+        return set
+    }
+
+    /// Records that `seat` placed the tile on `cell`.
+    @inlinable
+    mutating func markPlacer(_ seat: Int, cell: Int) {
+        for bit in 0..<3 where seat & (1 << bit) != 0 { placers[bit] |= CellSet(1) << cell }
+    }
     public var tilesInBag: Int { Int(bagCount) }
     /// Sides that won (bit per side).
     public var winningSides: Int { Int(winners) }

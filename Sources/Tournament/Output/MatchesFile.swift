@@ -19,7 +19,7 @@ struct MatchesLayout: Sendable {
         entrantFields = plan.config.entrants.map { Array((CSV.quote($0.name) + "," + CSV.quote($0.strategy) + ",").utf8) }
     }
 
-    var header: [String] { Self.fixedColumns + plan.columns }
+    var header: [String] { Self.fixedColumns + plan.columns + (plan.boardCounts?.counts.map(\.column) ?? []) }
     var headerLine: String { CSV.line(header) }
     /// Rows a complete block has: one per seat of each rotation.
     var rowsPerBlock: Int { plan.schedule.seats * plan.schedule.matchesPerBlock }
@@ -42,8 +42,10 @@ struct MatchesLayout: Sendable {
         var rows: [MatchRow] = []
         rows.reserveCapacity(rowsPerBlock)
         for rotation in 0..<schedule.matchesPerBlock {
-            let record = seatings[table][rotation].play(dealSeed: deal, strategySeed: Seeds.rotation(deal, rotation: rotation),
-                                                             buffer: &buffer)
+            // Common random numbers: every rotation gives seat s the same strategy stream
+            // (and the same deal), so two players that choose alike play mirrored matches and
+            // their block splits evenly; only a difference in play moves the block's score.
+            let record = seatings[table][rotation].play(dealSeed: deal, strategySeed: deal, buffer: &buffer)
             let seating = schedule.seating(table: table, rotation: rotation)
             let match = schedule.matchIndex(block: block, rotation: rotation)
             let outcome = record.outcome
@@ -59,12 +61,17 @@ struct MatchesLayout: Sendable {
                 CSV.append(outcome.places[seat], to: &bytes)
                 CSV.append(result.rawValue, to: &bytes)
                 CSV.append(outcome.endReason, to: &bytes)
-                CSV.append(outcome.turns, to: &bytes, last: record.seatColumns[seat].isEmpty)
+                let marks = record.marks.isEmpty ? [] : record.marks[seat]
+                precondition(marks.count == (plan.boardCounts?.counts.count ?? 0), "a seat's marks do not match the board counts")
+                CSV.append(outcome.turns, to: &bytes, last: record.seatColumns[seat].isEmpty && marks.isEmpty)
                 for (k, value) in record.seatColumns[seat].enumerated() {
-                    CSV.append(value, to: &bytes, last: k == record.seatColumns[seat].count - 1)
+                    CSV.append(value, to: &bytes, last: k == record.seatColumns[seat].count - 1 && marks.isEmpty)
+                }
+                if let spec = plan.boardCounts {
+                    for (k, set) in marks.enumerated() { spec.appendHex(set, to: &bytes, last: k == marks.count - 1) }
                 }
                 rows.append(MatchRow(block: block, match: match, table: table, seat: seat, entrant: seating[seat],
-                                     place: outcome.places[seat], result: result, turns: outcome.turns))
+                                     place: outcome.places[seat], result: result, turns: outcome.turns, marks: marks))
             }
         }
         return PlayedBlock(bytes: bytes, rows: rows)
@@ -81,6 +88,9 @@ struct MatchRow: Sendable {
     var place: Int
     var result: SeatResult
     var turns: Int
+    /// Per board count of the plan, the elements this seat marked (bit i: element i;
+    /// empty without board counts).
+    var marks: [UInt128] = []
 }
 
 /// Reads `matches.csv` block by block in fixed-size chunks (memory does not grow with
@@ -205,8 +215,18 @@ final class MatchesReader {
         guard let result = SeatResult(rawValue: f[9]) else {
             throw InputError("\(at): column outcome: '\(f[9])'; expected win, draw or loss")
         }
+        var marks: [UInt128] = []
+        if let spec = layout.plan.boardCounts {
+            let first = MatchesLayout.fixedColumns.count + layout.plan.columns.count
+            for i in first..<(first + spec.counts.count) {
+                guard let set = spec.elementSet(hex: f[i]) else {
+                    throw InputError("\(at): column \(layout.header[i]): '\(f[i])'; expected \(spec.accepted)")
+                }
+                marks.append(set)
+            }
+        }
         return MatchRow(block: try int(1), match: try int(2), table: try int(3), seat: try int(4), entrant: entrant,
-                        place: try int(8), result: result, turns: try int(11))
+                        place: try int(8), result: result, turns: try int(11), marks: marks)
     }
 
     /// A complete block must be the block the schedule says, seat by seat.

@@ -3,35 +3,37 @@ import LabCore
 
 /// The version written into `run.json`.
 public enum OpponentLabVersion {
-    public static let string = "0.4.0"
+    public static let string = "0.5.0"
 }
 
 /// `run.json`: the resolved config and everything about a run that is not deterministic
-/// (times, speed, memory, threads). The CSV files hold none of it.
-struct RunRecord: Codable, Equatable {
-    var tool = "oplab"
-    var version = OpponentLabVersion.string
-    var config: ResolvedConfig
+/// (times, speed, memory, threads). The CSV files hold none of it. The harness writes
+/// it; resume, merge and the report read it (``read(from:)``).
+public struct RunRecord: Codable, Equatable, Sendable {
+    public internal(set) var tool = "oplab"
+    public internal(set) var version = OpponentLabVersion.string
+    public internal(set) var config: ResolvedConfig
     /// "K/N"; "1/1" for a whole run.
-    var shard: String
-    var status: Status
-    var blocks: Int
-    var blocksDone: Int
-    var matchesDone: Int
-    var threads: Int
-    var started: String
-    var finished: String?
-    var seconds: Double
+    public internal(set) var shard: String
+    public internal(set) var status: Status
+    /// Blocks of this run (a shard's share), and how many are done.
+    public internal(set) var blocks: Int
+    public internal(set) var blocksDone: Int
+    public internal(set) var matchesDone: Int
+    public internal(set) var threads: Int
+    public internal(set) var started: String
+    public internal(set) var finished: String?
+    public internal(set) var seconds: Double
     /// Matches played by this session (a resumed run counts only what it played).
-    var matchesThisSession: Int
-    var matchesPerSecond: Double
-    var peakMemoryMB: Double
-    var resumedAtBlock: Int?
-    var mergedFrom: [String]?
+    public internal(set) var matchesThisSession: Int
+    public internal(set) var matchesPerSecond: Double
+    public internal(set) var peakMemoryMB: Double
+    public internal(set) var resumedAtBlock: Int?
+    public internal(set) var mergedFrom: [String]?
 
-    enum Status: String, Codable { case running, complete, stopped }
+    public enum Status: String, Codable, Sendable { case running, complete, stopped }
 
-    static let fileName = "run.json"
+    public static let fileName = "run.json"
 
     func write(to directory: String) throws(InputError) {
         let encoder = JSONEncoder()
@@ -46,15 +48,41 @@ struct RunRecord: Codable, Equatable {
         }
     }
 
-    static func read(from directory: String) throws(InputError) -> RunRecord {
+    /// Reads `directory/run.json`.
+    /// - Throws: when the file is missing, is not JSON, or lacks a key or holds one of the
+    ///   wrong type: the error names the path and the key (`config.seats`).
+    public static func read(from directory: String) throws(InputError) -> RunRecord {
         let path = directory + "/" + fileName
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError("\(directory) is not a results folder: no \(fileName)")
         }
+        func key(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            (codingPath + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }
+                .joined().replacingOccurrences(of: ".[", with: "[").trimmingPrefix(".").description
+        }
         do {
             return try JSONDecoder().decode(RunRecord.self, from: data)
+        } catch DecodingError.keyNotFound(let missing, let context) {
+            throw InputError("\(path): missing key '\(key(context.codingPath, missing))'; `oplab tournament` writes it")
+        } catch DecodingError.typeMismatch(let type, let context) {
+            throw InputError("\(path): key '\(key(context.codingPath))': expected \(describe(type))")
+        } catch DecodingError.valueNotFound(let type, let context) {
+            throw InputError("\(path): key '\(key(context.codingPath))': expected \(describe(type)), found null")
+        } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+            throw InputError("\(path): key '\(key(context.codingPath))': \(context.debugDescription)")
         } catch {
-            throw InputError("\(path): not a run record this version reads (\(error.localizedDescription))")
+            throw InputError("\(path): not a run record this version reads (not JSON, or not an object)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is UInt64.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is String.Type: "a string"
+        case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
+        default: "\(type)"
         }
     }
 
@@ -63,17 +91,20 @@ struct RunRecord: Codable, Equatable {
 
 /// A config with every default resolved and every override applied: what a run was
 /// made from. Resume and merge refuse to mix runs whose resolved configs differ.
-struct ResolvedConfig: Codable, Equatable {
-    var name: String
-    var game: String
-    var rules: [[String]]
-    var map: String?
-    var seats: Int
-    var entrants: [[String]]
-    var format: String
-    var candidate: String?
-    var blocks: Int
-    var seed: UInt64
+public struct ResolvedConfig: Codable, Equatable, Sendable {
+    public internal(set) var name: String
+    public internal(set) var game: String
+    /// `[knob, value]` pairs.
+    public internal(set) var rules: [[String]]
+    public internal(set) var map: String?
+    public internal(set) var seats: Int
+    /// `[name, strategy]` pairs, in config order.
+    public internal(set) var entrants: [[String]]
+    public internal(set) var format: String
+    public internal(set) var candidate: String?
+    /// Blocks per table.
+    public internal(set) var blocks: Int
+    public internal(set) var seed: UInt64
 
     init(_ config: TournamentConfig) {
         name = config.name
@@ -99,7 +130,7 @@ struct ResolvedConfig: Codable, Equatable {
 }
 
 /// File helpers with errors that name the path.
-enum Files {
+public enum Files {
     /// Writes `data` to a temporary file beside `path` and renames it over `path`
     /// (rename(2) replaces atomically), so a reader or a crash never leaves half a file
     /// or none.
@@ -115,7 +146,7 @@ enum Files {
         }
     }
 
-    static func writeAtomically(_ text: String, to path: String) throws(InputError) {
+    public static func writeAtomically(_ text: String, to path: String) throws(InputError) {
         try writeAtomically(Data(text.utf8), to: path)
     }
 

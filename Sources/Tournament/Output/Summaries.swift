@@ -23,6 +23,8 @@ struct Tally {
     /// bootstrap's resampling units.
     var patterns: [[UInt64: Int]]
     var blocks = 0
+    /// Per board element and entrant (the plan's ``TournamentPlan/boardCounts``).
+    var board: BoardCounts?
 
     init(plan: TournamentPlan) {
         self.plan = plan
@@ -36,6 +38,7 @@ struct Tally {
         pairwise = PairwiseTable(entrants: n)
         pairBlocks = Array(repeating: (0, 0, 0), count: n * n)
         patterns = Array(repeating: [:], count: plan.schedule.tables.count)
+        board = plan.boardCounts.map { BoardCounts(spec: $0, entrants: n) }
     }
 
     /// Adds one complete block (rows in file order: per rotation, per seat).
@@ -53,6 +56,7 @@ struct Tally {
             for k in start..<(start + seats) {
                 let row = rows[k]
                 matches[row.entrant] += 1
+                board?.add(row.marks, entrant: row.entrant, place: row.place)
                 placeSum[row.entrant] += row.place
                 switch row.result {
                 case .win: wins[row.entrant] += 1

@@ -12,10 +12,14 @@ public struct MatchRecord: Sendable {
     public var outcome: Outcome
     /// Per seat, the game's own figures (``TournamentPlan/columns``), as CSV text.
     public var seatColumns: [[String]]
+    /// Per seat, per count of the plan's ``TournamentPlan/boardCounts``, the board
+    /// elements the seat marked (bit i: element i). Empty without board counts.
+    public var marks: [[UInt128]]
 
-    public init(outcome: Outcome, seatColumns: [[String]]) {
+    public init(outcome: Outcome, seatColumns: [[String]], marks: [[UInt128]] = []) {
         self.outcome = outcome
         self.seatColumns = seatColumns
+        self.marks = marks
     }
 }
 
@@ -26,8 +30,12 @@ public struct TournamentPlan: Sendable {
     public let schedule: Schedule
     /// `seatings[table][rotation]`.
     public let seatings: [[any SeatedTable]]
-    /// Names of the game's own per-seat columns in `matches.csv`.
+    /// Names of the game's own per-seat columns in `matches.csv` (the board counts'
+    /// columns come after them).
     public let columns: [String]
+    /// What the run counts per board element and entrant (nil: the game has no board
+    /// to count). Its columns follow ``columns`` in `matches.csv`.
+    public let boardCounts: BoardCountsSpec?
     /// The entrant rated 0 (the game's documented CPU), if one plays.
     public let anchor: Int?
     /// Set-up lines (map, rules) and warnings, for the user to read.
@@ -40,13 +48,14 @@ public struct TournamentPlan: Sendable {
     public let makeSeatings: (@Sendable () throws(InputError) -> [[any SeatedTable]])?
 
     public init(config: TournamentConfig, schedule: Schedule, seatings: [[any SeatedTable]], columns: [String],
-                anchor: Int?, setupLines: [String] = [], warnings: [String] = [],
+                anchor: Int?, setupLines: [String] = [], warnings: [String] = [], boardCounts: BoardCountsSpec? = nil,
                 makeSeatings: (@Sendable () throws(InputError) -> [[any SeatedTable]])? = nil) {
         precondition(seatings.count == schedule.tables.count && seatings.allSatisfy { $0.count == schedule.seats })
         self.config = config
         self.schedule = schedule
         self.seatings = seatings
         self.columns = columns
+        self.boardCounts = boardCounts
         self.anchor = anchor
         self.setupLines = setupLines
         self.warnings = warnings

@@ -42,8 +42,14 @@ public struct RunResult: Sendable {
 /// Runs a tournament plan into a results folder: `matches.csv` streamed block by block,
 /// then `summary.csv`, `pairwise.csv`, `ratings.csv` and `run.json`.
 public enum TournamentRunner {
-    /// The files a run writes, in the order they are finished.
+    /// The files every run writes, in the order they are finished (a game with a board
+    /// adds its counts file, ``files(of:)``).
     public static let files = ["matches.csv", "summary.csv", "pairwise.csv", "ratings.csv", RunRecord.fileName]
+
+    /// The files a run of `plan` writes: ``files`` and the board counts, if any.
+    public static func files(of plan: TournamentPlan) -> [String] {
+        files + (plan.boardCounts.map { [$0.file] } ?? [])
+    }
 
     public static func directory(for plan: TournamentPlan, options: RunOptions) -> String {
         if let directory = options.directory { return directory }
@@ -103,7 +109,7 @@ public enum TournamentRunner {
             throw InputError("\(directory) already holds results; pass --resume to finish that run or --force to replace it")
         } else {
             if existing {
-                for file in files + [RunRecord.fileName + ".partial"] { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
+                for file in files(of: plan) + [RunRecord.fileName + ".partial", "report.html"] { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
                 notes.append("replaced the run in \(directory)")
             }
             do {
@@ -189,12 +195,16 @@ public enum TournamentRunner {
                          matchesPerSecond: record.matchesPerSecond, threads: threads, table: table, notes: notes)
     }
 
-    /// Writes `summary.csv`, `pairwise.csv` and `ratings.csv` from a tally.
+    /// Writes `summary.csv`, `pairwise.csv`, `ratings.csv` and the board counts (if the
+    /// game has them) from a tally.
     static func writeSummaries(_ tally: Tally, to directory: String) throws(InputError) -> [String] {
         let files = tally.files()
         try Files.writeAtomically(files.summary, to: directory + "/summary.csv")
         try Files.writeAtomically(files.pairwise, to: directory + "/pairwise.csv")
         try Files.writeAtomically(files.ratings, to: directory + "/ratings.csv")
+        if let board = tally.board {
+            try Files.writeAtomically(board.file(entrantNames: tally.plan.entrantNames), to: directory + "/" + board.spec.file)
+        }
         return files.table
     }
 

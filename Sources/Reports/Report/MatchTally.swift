@@ -1,0 +1,210 @@
+import Foundation
+import LabCore
+import Tournament
+
+/// Counts from `matches.csv` for the seat, length and end-reason charts: per entrant and
+/// seat the wins, draws and losses; per entrant how many matches lasted each number of
+/// turns; per entrant, end reason and outcome the matches.
+///
+/// The file can hold millions of rows, so it is read in fixed-size chunks and parsed as
+/// bytes: memory is O(chunk + entrants x (seats + turns + reasons)), not O(rows). A line
+/// with a quote character goes through `CSV.fields`; every other line is split at its
+/// commas, which is the same thing for an unquoted line.
+struct MatchTally {
+    /// Wins, draws and losses, in that order (`SeatResult` order).
+    static let outcomes = ["win", "draw", "loss"]
+    static let expected = ["run", "block", "match", "table", "seat", "entrant", "strategy", "seed", "place", "outcome",
+                           "end_reason", "turns"]
+
+    let seats: Int
+    /// `[entrant][seat][outcome]`: rows.
+    var results: [[[Int]]]
+    /// `[entrant][turns]`: rows (matches the entrant played) that lasted `turns` turns.
+    var turns: [[Int]]
+    /// End reasons in order of first appearance.
+    var reasons: [String] = []
+    /// `[entrant][reason][outcome]`: rows.
+    var reasonCounts: [[[Int]]]
+    var rows = 0
+
+    init(entrants: Int, seats: Int) {
+        self.seats = seats
+        results = Array(repeating: Array(repeating: [0, 0, 0], count: seats), count: entrants)
+        turns = Array(repeating: [], count: entrants)
+        reasonCounts = Array(repeating: [], count: entrants)
+    }
+
+    /// Reads `path`: every complete line (a torn last line without its newline, as a run
+    /// being written may leave, is not counted).
+    /// - Complexity: O(bytes), one pass.
+    /// - Throws: naming the file and, for a bad row, the line and the column.
+    static func read(_ path: String, entrants: [String], seats: Int) throws(InputError) -> MatchTally {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read \(path)") }
+        defer { try? handle.close() }
+        var parser = Parser(path: path, entrants: entrants, tally: MatchTally(entrants: entrants.count, seats: seats))
+        var buffer: [UInt8] = []
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 22) ?? Data() } catch {
+                throw InputError("cannot read \(path): \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            buffer.append(contentsOf: chunk)
+            let used = try buffer.withUnsafeBufferPointer { bytes throws(InputError) in try parser.consume(bytes) }
+            buffer.removeFirst(used)
+        }
+        guard parser.header != nil else {
+            throw InputError("\(path): empty, without a header line; expected the columns \(expected.joined(separator: ","))")
+        }
+        return parser.tally
+    }
+
+    /// Counts one row; the per-entrant arrays grow to the longest match and the reasons seen.
+    fileprivate mutating func add(entrant: Int, seat: Int, outcome: Int, reason: Int, turns length: Int) {
+        rows += 1
+        results[entrant][seat][outcome] += 1
+        if turns[entrant].count <= length { turns[entrant] += Array(repeating: 0, count: length + 1 - turns[entrant].count) }
+        turns[entrant][length] += 1
+        while reasonCounts[entrant].count <= reason { reasonCounts[entrant].append([0, 0, 0]) }
+        reasonCounts[entrant][reason][outcome] += 1
+    }
+}
+
+/// The line-by-line state of reading `matches.csv`.
+private struct Parser {
+    let path: String
+    /// Entrant names as bytes, in config order.
+    let names: [[UInt8]]
+    var tally: MatchTally
+    var line = 0
+    var header: [String]?
+    /// Field count and the indices of seat, entrant, outcome, end_reason, turns.
+    var width = 0
+    var wanted: [Int] = []
+    var reasonBytes: [[UInt8]] = []
+
+    init(path: String, entrants: [String], tally: MatchTally) {
+        self.path = path
+        names = entrants.map { Array($0.utf8) }
+        self.tally = tally
+    }
+
+    static let columns = ["seat", "entrant", "outcome", "end_reason", "turns"]
+
+    /// Parses every complete line in `bytes`.
+    /// - Returns: the bytes used (up to and including the last newline).
+    mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>) throws(InputError) -> Int {
+        var start = 0
+        while let newline = Self.index(of: 0x0A, in: bytes, from: start) {
+            var end = newline
+            if end > start && bytes[end - 1] == 0x0D { end -= 1 }
+            line += 1
+            if end > start { try parse(UnsafeBufferPointer(rebasing: bytes[start..<end])) }
+            start = newline + 1
+        }
+        return start
+    }
+
+    private static func index(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress,
+              let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    private mutating func parse(_ text: UnsafeBufferPointer<UInt8>) throws(InputError) {
+        guard header != nil else {
+            try readHeader(String(decoding: text, as: UTF8.self))
+            return
+        }
+        if text.contains(UInt8(ascii: "\"")) {
+            // Quoted fields: the general reader.
+            guard let fields = CSV.fields(Substring(String(decoding: text, as: UTF8.self))) else {
+                throw InputError("\(path):\(line): a quoted field is not closed")
+            }
+            guard fields.count == width else { throw wrongWidth(fields.count) }
+            let values = wanted.map { Array(fields[$0].utf8) }
+            try add(seat: values[0], entrant: values[1], outcome: values[2], reason: values[3], turns: values[4])
+            return
+        }
+        // Field start and end per wanted column, found in one pass over the commas.
+        var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
+        var field = 0
+        var fieldStart = 0
+        var i = 0
+        let count = text.count
+        while i <= count {
+            if i == count || text[i] == UInt8(ascii: ",") {
+                let range = fieldStart..<i
+                if field == wanted[0] { ranges.0 = range }
+                if field == wanted[1] { ranges.1 = range }
+                if field == wanted[2] { ranges.2 = range }
+                if field == wanted[3] { ranges.3 = range }
+                if field == wanted[4] { ranges.4 = range }
+                field += 1
+                fieldStart = i + 1
+            }
+            i += 1
+        }
+        guard field == width else { throw wrongWidth(field) }
+        try add(seat: UnsafeBufferPointer(rebasing: text[ranges.0]), entrant: UnsafeBufferPointer(rebasing: text[ranges.1]),
+                outcome: UnsafeBufferPointer(rebasing: text[ranges.2]), reason: UnsafeBufferPointer(rebasing: text[ranges.3]),
+                turns: UnsafeBufferPointer(rebasing: text[ranges.4]))
+    }
+
+    private func wrongWidth(_ found: Int) -> InputError {
+        InputError("\(path):\(line): \(found) fields where the header has \(width)")
+    }
+
+    private mutating func readHeader(_ text: String) throws(InputError) {
+        guard let fields = CSV.fields(Substring(text)) else { throw InputError("\(path):\(line): a quoted field is not closed") }
+        for name in Self.columns where !fields.contains(name) {
+            throw InputError("\(path): no column '\(name)'; expected the columns \(MatchTally.expected.joined(separator: ",")) and the game's own")
+        }
+        header = fields
+        width = fields.count
+        wanted = Self.columns.map { fields.firstIndex(of: $0)! }
+    }
+
+    /// Counts one row from its five fields' bytes.
+    private mutating func add<Bytes: Collection<UInt8>>(seat: Bytes, entrant: Bytes, outcome: Bytes, reason: Bytes,
+                                                        turns: Bytes) throws(InputError) {
+        guard let s = Self.wholeNumber(seat), s < tally.seats else {
+            throw bad("seat", seat, "a seat number 0...\(tally.seats - 1)")
+        }
+        guard let e = names.firstIndex(where: { $0.elementsEqual(entrant) }) else {
+            throw bad("entrant", entrant, "an entrant of this run (\(names.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ")))")
+        }
+        let o: Int
+        switch (outcome.count, outcome.first) {
+        case (3, UInt8(ascii: "w")) where outcome.elementsEqual("win".utf8): o = 0
+        case (4, UInt8(ascii: "d")) where outcome.elementsEqual("draw".utf8): o = 1
+        case (4, UInt8(ascii: "l")) where outcome.elementsEqual("loss".utf8): o = 2
+        default: throw bad("outcome", outcome, "win, draw or loss")
+        }
+        guard let t = Self.wholeNumber(turns), t <= 10_000_000 else { throw bad("turns", turns, "a whole number of turns") }
+        let r: Int
+        if let known = reasonBytes.firstIndex(where: { $0.elementsEqual(reason) }) {
+            r = known
+        } else {
+            r = reasonBytes.count
+            reasonBytes.append(Array(reason))
+            tally.reasons.append(String(decoding: reason, as: UTF8.self))
+        }
+        tally.add(entrant: e, seat: s, outcome: o, reason: r, turns: t)
+    }
+
+    private func bad(_ column: String, _ value: some Collection<UInt8>, _ accepted: String) -> InputError {
+        InputError("\(path):\(line): column '\(column)': '\(String(decoding: value, as: UTF8.self))' is not \(accepted)")
+    }
+
+    /// A non-negative decimal number of at most 18 digits.
+    private static func wholeNumber(_ digits: some Collection<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value = 0
+        for d in digits {
+            guard d >= UInt8(ascii: "0") && d <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(d - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}

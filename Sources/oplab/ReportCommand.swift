@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import LabCore
+import Reports
+import Tournament
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Draw a results folder as one self-contained HTML page.",
+        discussion: """
+            Reads run.json, summary.csv, pairwise.csv, ratings.csv, matches.csv and, when \
+            present, railroads.csv (rail) or cells.csv (Quortex), and writes one HTML file with \
+            inline SVG and CSS (no network, no scripts): ratings with intervals, the pairwise \
+            matrix, win rate by seat, game lengths, end reasons, where on the board things \
+            happened, and the run's config. `oplab tournament` writes one at the end of a run.
+            Example: oplab report results/quickstart --out quickstart.html
+            """
+    )
+
+    @Argument(help: "The results folder, e.g. results/quickstart.")
+    var directory: String
+
+    @Option(help: "The HTML file to write (default: DIRECTORY/report.html).")
+    var out: String?
+
+    func run() throws {
+        try reportingInputErrors {
+            let path = try writeReport(directory: directory, out: out)
+            print("wrote \(path)")
+        }
+    }
+}
+
+/// Renders `directory`'s report into `out` (default `directory/report.html`), written
+/// whole or not at all.
+/// - Returns: the path written.
+@discardableResult
+func writeReport(directory: String, out: String? = nil) throws(InputError) -> String {
+    let page = try TournamentReport.html(directory: directory)
+    let path = out ?? directory + "/report.html"
+    try writeWhole(page, to: path, what: "the report")
+    return path
+}
+
+/// Writes `text` to `path` whole or not at all (``Files/writeAtomically(_:to:)``), after
+/// checking that its folder exists; errors name the path and `what`.
+func writeWhole(_ text: String, to path: String, what: String) throws(InputError) {
+    try checkWritable(path, what: what)
+    try Files.writeAtomically(text, to: path)
+}
+
+/// Refuses a path whose folder does not exist or that names a folder.
+func checkWritable(_ path: String, what: String = "the file") throws(InputError) {
+    let folder = (path as NSString).deletingLastPathComponent
+    var isFolder: ObjCBool = false
+    if !folder.isEmpty && !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) {
+        throw InputError("\(path): cannot write \(what): the folder \(folder) does not exist")
+    }
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue {
+        throw InputError("\(path): cannot write \(what): it is a folder")
+    }
+}
