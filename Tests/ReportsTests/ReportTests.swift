@@ -203,15 +203,23 @@ struct ReportTests {
 
     // MARK: Seats
 
-    @Test("Seat win rates count wins over the rows of that entrant in that seat")
+    @Test("Seat scores: 1 a win, 1/k a first place shared by k, over the rows of that entrant in that seat")
     func seatRates() throws {
         let html = try Self.page()
         #expect(Self.tooltip(after: "data-entrant=\"a\" data-seat=\"0\"", in: html)
-            == "a, seat 0: 2 wins, 0 draws, 0 losses of 2 matches: win rate 100.00 %")
+            == "a, seat 0: 2 wins, 0 draws, 0 losses of 2 matches: score 100.00 %")
         #expect(Self.tooltip(after: "data-entrant=\"a\" data-seat=\"1\"", in: html)
-            == "a, seat 1: 0 wins, 1 draws, 1 losses of 2 matches: win rate 0.00 %")
+            == "a, seat 1: 0 wins, 1 draws, 1 losses of 2 matches: score 25.00 %", "a draw is a first place shared by two: 1/2")
         #expect(Self.tooltip(after: "data-entrant=\"all entrants\" data-seat=\"0\"", in: html)
-            == "all entrants, seat 0: 3 wins, 1 draws, 0 losses of 4 matches: win rate 75.00 %")
+            == "all entrants, seat 0: 3 wins, 1 draws, 0 losses of 4 matches: score 87.50 %")
+    }
+
+    @Test("A match whose rows are not seats 0...S-1 together is refused at the row out of place")
+    func seatOrder() throws {
+        var files = Self.base
+        files["matches.csv"] = Self.matches([(0, "a", "win", "missions", 10), (0, "b", "loss", "missions", 10)])
+        let error = try #require(try Self.failure(files))
+        #expect(error.message.contains("/matches.csv:3: column 'seat': 0 where seat 1 belongs"), "\(error)")
     }
 
     // MARK: Lengths
@@ -300,7 +308,7 @@ struct ReportTests {
         files["matches.csv"] = Self.matches([(0, "a, \"x\"", "win", "missions", 10), (1, "b", "loss", "missions", 10)])
         let html = try Self.page(files)
         #expect(Self.tooltip(after: "data-entrant=\"a, &quot;x&quot;\" data-seat=\"0\"", in: html)
-            == "a, &quot;x&quot;, seat 0: 1 wins, 0 draws, 0 losses of 1 matches: win rate 100.00 %")
+            == "a, &quot;x&quot;, seat 0: 1 wins, 0 draws, 0 losses of 1 matches: score 100.00 %")
     }
 
     @Test("A run with no matches yet (header only) still gives a page, saying so in the match sections")

@@ -109,19 +109,21 @@ enum Charts {
         var wins: Int
         var draws: Int
         var losses: Int
+        /// 1 a win, 1/k a first place shared by k.
+        var score: Double
 
         var matches: Int { wins + draws + losses }
-        var winRate: Double { matches > 0 ? Double(wins) / Double(matches) : 0 }
+        var scoreShare: Double { matches > 0 ? score / Double(matches) : 0 }
     }
 
-    /// Grouped bars: one group per entrant, one bar per seat (win rate), with a dashed
+    /// Grouped bars: one group per entrant, one bar per seat (score share), with a dashed
     /// reference line at 1 / seats; the axis runs from 0 to a round value above the
     /// tallest bar.
     static func seats(groups: [(name: String, bars: [SeatBar])], seats: Int) -> String {
         let left = 48.0, top = 30.0, plot = 220.0
         let bottom = top + plot
         let height = bottom + 26
-        let tallest = groups.flatMap { $0.bars.map(\.winRate) }.max() ?? 0
+        let tallest = groups.flatMap { $0.bars.map(\.scoreShare) }.max() ?? 0
         let ticks = niceTicks(0, min(1, max(tallest, 1 / Double(seats)) * 1.1))
         let scale = Scale(0, ticks.last!, bottom, top)
         var body = legend(x: left, y: 10, (0..<seats).map { ("seat \($0)" + ($0 == 0 ? " (first)" : ""), SVG.seatColour($0), 1) })
@@ -135,9 +137,9 @@ enum Charts {
             let start = left + groupWidth * Double(g) + (groupWidth - barWidth * Double(seats)) / 2
             for (s, bar) in group.bars.enumerated() {
                 let x = start + barWidth * Double(s)
-                let rate = bar.winRate
+                let rate = bar.scoreShare
                 let tip = "\(group.name), seat \(s): \(grouped(bar.wins)) wins, \(grouped(bar.draws)) draws, \(grouped(bar.losses)) losses "
-                    + "of \(grouped(bar.matches)) matches: win rate \(percent(rate, 2))"
+                    + "of \(grouped(bar.matches)) matches: score \(percent(rate, 2))"
                 var mark = SVG.title(tip)
                 mark += SVG.element("rect", [("x", n(x + 1)), ("y", n(scale(rate))), ("width", n(barWidth - 2)),
                                              ("height", n(bottom - scale(rate))), ("fill", SVG.seatColour(s))])
@@ -149,7 +151,7 @@ enum Charts {
         let reference = scale(1 / Double(seats))
         body += line(left, reference, width - 8, reference, stroke: "#222", dash: true)
         body += text(width - 10, reference - 4, "1/\(seats)", anchor: "end", size: 10)
-        return svg(height: height, label: "Win rate by seat", body)
+        return svg(height: height, label: "Score by seat", body)
     }
 
     // MARK: Game length

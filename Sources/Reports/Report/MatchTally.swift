@@ -19,6 +19,9 @@ struct MatchTally {
     let seats: Int
     /// `[entrant][seat][outcome]`: rows.
     var results: [[[Int]]]
+    /// `[entrant][seat]`: score, 1 a win and 1/k a first place shared by k seats (the
+    /// harness's score; a team's partners share their first place).
+    var scores: [[Double]]
     /// `[entrant][turns]`: rows (matches the entrant played) that lasted `turns` turns.
     var turns: [[Int]]
     /// End reasons in order of first appearance.
@@ -30,6 +33,7 @@ struct MatchTally {
     init(entrants: Int, seats: Int) {
         self.seats = seats
         results = Array(repeating: Array(repeating: [0, 0, 0], count: seats), count: entrants)
+        scores = Array(repeating: Array(repeating: 0, count: seats), count: entrants)
         turns = Array(repeating: [], count: entrants)
         reasonCounts = Array(repeating: [], count: entrants)
     }
@@ -77,6 +81,9 @@ private struct Parser {
     let names: [[UInt8]]
     var tally: MatchTally
     var line = 0
+    /// The rows of the match being read, (entrant, seat, outcome): a match's rows come
+    /// together, seats 0...S-1 in order, so its first places are known at its last row.
+    var match: [(entrant: Int, seat: Int, outcome: Int)] = []
     var header: [String]?
     /// Field count and the indices of seat, entrant, outcome, end_reason, turns.
     var width = 0
@@ -191,6 +198,15 @@ private struct Parser {
             tally.reasons.append(String(decoding: reason, as: UTF8.self))
         }
         tally.add(entrant: e, seat: s, outcome: o, reason: r, turns: t)
+        guard s == match.count else {
+            throw InputError("\(path):\(line): column 'seat': \(s) where seat \(match.count) belongs; a match's rows come together, seats 0...\(tally.seats - 1) in order")
+        }
+        match.append((e, s, o))
+        if match.count == tally.seats {
+            let firsts = match.filter { $0.outcome != 2 }.count
+            for row in match where row.outcome != 2 { tally.scores[row.entrant][row.seat] += 1 / Double(firsts) }
+            match.removeAll(keepingCapacity: true)
+        }
     }
 
     private func bad(_ column: String, _ value: some Collection<UInt8>, _ accepted: String) -> InputError {

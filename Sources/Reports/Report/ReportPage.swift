@@ -128,16 +128,22 @@ struct ReportPage {
 
     func seats() -> String {
         let tally = folder.matches
-        func bars(_ results: [[Int]]) -> [Charts.SeatBar] { results.map { Charts.SeatBar(wins: $0[0], draws: $0[1], losses: $0[2]) } }
+        func bars(_ results: [[Int]], _ scores: [Double]) -> [Charts.SeatBar] {
+            zip(results, scores).map { Charts.SeatBar(wins: $0.0[0], draws: $0.0[1], losses: $0.0[2], score: $0.1) }
+        }
         var everyone = Array(repeating: [0, 0, 0], count: run.seats)
-        for entrant in tally.results {
+        var everyoneScore = Array(repeating: 0.0, count: run.seats)
+        for (e, entrant) in tally.results.enumerated() {
             for (s, counts) in entrant.enumerated() {
                 for o in 0..<3 { everyone[s][o] += counts[o] }
+                everyoneScore[s] += tally.scores[e][s]
             }
         }
-        let groups = [(name: "all entrants", bars: bars(everyone))] + order.map { (name: name($0), bars: bars(tally.results[$0])) }
-        return section("seats", "Seats", "Does the seat matter (first-mover advantage)? Win rate by seat, per entrant and for all "
-                       + "matches; the dashed line is 1/\(run.seats), what no advantage would give.",
+        let groups = [(name: "all entrants", bars: bars(everyone, everyoneScore))]
+            + order.map { (name: name($0), bars: bars(tally.results[$0], tally.scores[$0])) }
+        return section("seats", "Seats", "Does the seat matter (first-mover advantage)? Score by seat (a win 1, a first place "
+                       + "shared by k 1/k, so ties and team wins count), per entrant and for all matches; the dashed line is "
+                       + "1/\(run.seats), what no advantage would give.",
                        tally.rows == 0 ? "<p>matches.csv has no rows yet.</p>" : Charts.seats(groups: groups, seats: run.seats))
     }
 
