@@ -73,7 +73,7 @@ struct RailEntry: GameEntry {
     static func boardCounts(_ map: RailMap) -> BoardCountsSpec {
         let elements = map.railroads.enumerated().map { index, r -> [String] in
             let (a, b) = (map.cities[r.from], map.cities[r.to])
-            return [String(index), a.name, b.name, String(r.length), r.colour.name, r.twin >= 0 && r.twin < index ? "1" : "0",
+            return [String(index), a.name, b.name, String(r.length), r.colour.name, String(map.lane(of: index)),
                     String(a.latitude), String(a.longitude), String(b.latitude), String(b.longitude)]
         }
         return BoardCountsSpec(file: "railroads.csv", elementName: "railroad",

@@ -32,7 +32,7 @@ enum Replays {
         RailMapPicture(name: map.name,
                        cities: map.cities.map { .init(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) },
                        railroads: map.railroads.enumerated().map { index, r in
-                           .init(from: r.from, to: r.to, length: r.length, colour: r.colour.name, lane: r.twin >= 0 && r.twin < index ? 1 : 0)
+                           .init(from: r.from, to: r.to, length: r.length, colour: r.colour.name, lane: map.lane(of: index))
                        })
     }
 

@@ -42,17 +42,7 @@ struct BrowserTests {
     func quortexReport() throws {
         let scratch = try Scratch("browser")
         defer { scratch.remove() }
-        let config = try scratch.config("""
-            name: page
-            game: quortex
-            seats: 2
-            entrants:
-              - {name: reference, strategy: reference}
-              - {name: rnd, strategy: random}
-            blocks: 30
-            seed: 5
-
-            """)
+        let config = try scratch.config(quortexConfig(name: "page", blocks: 30, seed: 5))
         let run = try runArray(["tournament", config, "--out", scratch("out"), "--quiet"])
         try #require(run.status == 0, "\(run.stderr)")
         let dom = try Browser.load(scratch("out/report.html"))

@@ -21,6 +21,21 @@ private func railConfig(blocks: Int, seed: UInt64 = 20261121, name: String = "cl
     """
 }
 
+/// A two-seat Quortex round robin: the reference AI against random play.
+func quortexConfig(name: String, blocks: Int, seed: UInt64) -> String {
+    """
+    name: \(name)
+    game: quortex
+    seats: 2
+    entrants:
+      - {name: reference, strategy: reference}
+      - {name: rnd, strategy: random}
+    blocks: \(blocks)
+    seed: \(seed)
+
+    """
+}
+
 /// `oplab tournament CONFIG --out OUT --quiet EXTRA...`.
 private func tournament(_ config: String, out: String, _ extra: String...) throws -> Run {
     try runArray(["tournament", config, "--out", out, "--quiet"] + extra)
@@ -473,17 +488,7 @@ struct TournamentCLITests {
     func quortexMatchesLayout() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let config = try scratch.config("""
-            name: quortex-layout
-            game: quortex
-            seats: 2
-            entrants:
-              - {name: reference, strategy: reference}
-              - {name: rnd, strategy: random}
-            blocks: 5
-            seed: 3
-
-            """)
+        let config = try scratch.config(quortexConfig(name: "quortex-layout", blocks: 5, seed: 3))
         let out = scratch("out")
         let run = try tournament(config, out: out)
         try #require(run.status == 0, "\(run.stderr)")
@@ -532,17 +537,7 @@ struct TournamentCLITests {
     func quortexCellCounts() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let config = try scratch.config("""
-            name: cells
-            game: quortex
-            seats: 2
-            entrants:
-              - {name: reference, strategy: reference}
-              - {name: rnd, strategy: random}
-            blocks: 30
-            seed: 4
-
-            """)
+        let config = try scratch.config(quortexConfig(name: "cells", blocks: 30, seed: 4))
         let out = scratch("out")
         let run = try tournament(config, out: out)
         try #require(run.status == 0, "\(run.stderr)")

@@ -98,6 +98,13 @@ public final class RailMap: Sendable {
     /// Index of the city called `name`.
     public func cityIndex(_ name: String) -> Int? { cities.firstIndex(where: { $0.name == name }) }
 
+    /// 1 for the second railroad of a double (its twin comes first), else 0: the lane a
+    /// drawing puts it in beside its twin.
+    public func lane(of railroad: Int) -> Int {
+        let twin = railroads[railroad].twin
+        return twin >= 0 && twin < railroad ? 1 : 0
+    }
+
     /// Points of a mission joining `a` and `b` (shipped app's buckets).
     public func missionPoints(_ a: Int, _ b: Int) -> Int { Int(pointsTable[a * cities.count + b]) }
 
