@@ -12,18 +12,7 @@ struct BrowserTests {
     func railReport() throws {
         let scratch = try Scratch("browser")
         defer { scratch.remove() }
-        let config = try scratch.config("""
-            name: page
-            game: rail
-            seats: 2
-            entrants:
-              - {name: cpu, strategy: heuristic}
-              - {name: shipped, strategy: shipped-cpu}
-              - {name: rnd, strategy: random}
-            blocks: 30
-            seed: 5
-
-            """)
+        let config = try scratch.config(railConfig(blocks: 30, seed: 5, name: "page"))
         let run = try runArray(["tournament", config, "--out", scratch("out"), "--quiet"])
         try #require(run.status == 0, "\(run.stderr)")
         let page = scratch("out/report.html")

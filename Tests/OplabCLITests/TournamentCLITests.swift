@@ -4,7 +4,7 @@ import Testing
 // MARK: - Fixtures
 
 /// The small rail round robin most tests run: 3 tables of 2 seats, `blocks` blocks each.
-private func railConfig(blocks: Int, seed: UInt64 = 20261121, name: String = "cli-test") -> String {
+func railConfig(blocks: Int, seed: UInt64 = 20261121, name: String = "cli-test") -> String {
     """
     name: \(name)
     game: rail
