@@ -33,8 +33,9 @@ public final class QuortexSetup: Sendable {
     public let opposedSoloSeats: [(Int, Int)]
     /// Axes some side must join, as a bitmask over 0...2.
     public let liveAxes: Int
-    /// Cells the reference AI always considers: on some player's edge, or next to a cell
-    /// on any board edge.
+    /// Cells the reference AI always considers (the published AI's filter): on the start
+    /// edge of some seat in play, or next to such a cell. Cells next to a tile are added
+    /// per position; a cell that is only next to another rim cell is not a candidate.
     let referenceCandidateCells: CellSet
 
     /// Default layouts by seat count.
@@ -78,10 +79,10 @@ public final class QuortexSetup: Sendable {
             if let seat = edges.firstIndex(of: e) { order.append(seat) } else if seatCount == 5, let seat = edges.firstIndex(of: (e + 3) % 6) { order.append(seat) }
         }
         turnOrder = order
-        var candidates: CellSet = 0
-        for e in edges { candidates |= board.edgeCells[e] }
-        var rim = board.rimCells
-        while rim != 0 { candidates |= board.neighbourSets[rim.trailingZeroBitCount]; rim &= rim &- 1 }
+        var startEdges: CellSet = 0
+        for e in edges { startEdges |= board.edgeCells[e] }
+        var candidates = startEdges
+        while startEdges != 0 { candidates |= board.neighbourSets[startEdges.trailingZeroBitCount]; startEdges &= startEdges &- 1 }
         referenceCandidateCells = candidates
     }
 

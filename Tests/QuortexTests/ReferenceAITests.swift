@@ -18,23 +18,33 @@ struct ReferenceAITests {
         return -2 * a * a + e * e - (e == 1 ? 50_000 : 0)
     }
 
+    /// Which cells the AI considers besides those next to a tile.
+    enum CandidateFilter {
+        /// The rule book's (the published AI's): cells on the start edge of some seat in
+        /// play, or next to such a cell.
+        case published
+        /// The lab's first version: cells on some seat's edge, or next to any rim cell.
+        case firstVersion
+    }
+
     /// The AI's choice worked out from the rule book with the plain graph: the scored
     /// candidates and the one chosen (the best score, ties to the lowest rotation, then
     /// canonical cell order).
-    static func ruleBookChoice(_ state: QuortexState, oracle: RuleBookOracle) throws -> (choice: Int, top: [Int]) {
+    static func ruleBookChoice(_ state: QuortexState, oracle: RuleBookOracle,
+                               filter: CandidateFilter = .published) throws -> (choice: Int, top: [Int]) {
         let setup = state.setup
         let board = setup.board
         let me = state.currentSeat
         let type = try #require(state.drawnTile)
         let codes = Q.codes(state)
         let onEdge = setup.edges.reduce(CellSet(0)) { $0 | board.edgeCells[$1] }
-        let rim = board.edgeCells.reduce(CellSet(0), |)
+        let nearBy = filter == .published ? onEdge : board.edgeCells.reduce(CellSet(0), |)
         func near(_ cells: CellSet, _ c: Int) -> Bool {
             (0..<6).contains { board.neighbour[c * 6 + $0] >= 0 && cells & (CellSet(1) << board.neighbour[c * 6 + $0]) != 0 }
         }
         let occupied = codes.indices.reduce(CellSet(0)) { codes[$1] >= 0 ? $0 | CellSet(1) << $1 : $0 }
         let legal = Q.legal(state)
-        var candidates = legal.filter { onEdge & (CellSet(1) << ($0 / 6)) != 0 || near(occupied, $0 / 6) || near(rim, $0 / 6) }
+        var candidates = legal.filter { onEdge & (CellSet(1) << ($0 / 6)) != 0 || near(occupied, $0 / 6) || near(nearBy, $0 / 6) }
         if candidates.isEmpty { candidates = legal }
         let myAxis = setup.edges[me] % 3
         let otherAxes = Set((0..<setup.seatCount).filter { $0 != me }.map { setup.edges[$0] % 3 })
@@ -55,6 +65,61 @@ struct ReferenceAITests {
         let top = scored.filter { $0.score == best }.map(\.action)
         let choice = try #require(top.min { ($0 % 6, $0 / 6) < ($1 % 6, $1 / 6) })
         return (choice, top)
+    }
+
+    /// The conformance suite's examples (``PublishedAIChoices``): each command's match is
+    /// replayed as `oplab play` deals and seeds it (match 0 of the seed; `random` seats
+    /// seeded per seat), on the line the fixture was recorded on: at a listed move the
+    /// reference must choose the published placement and the first version's is played
+    /// on; at every other reference move of the line the published AI agreed with the
+    /// first version (the fixture lists every difference), so the reference must choose
+    /// what the first version's filter chooses there.
+    @Test func itChoosesThePublishedAIsPlacementOnTheConformanceExamples() throws {
+        let game = try Q.game(seats: 2)
+        let oracle = RuleBookOracle(board: game.setup.board)
+        let commands = Dictionary(grouping: PublishedAIChoices.records, by: \.command)
+        #expect(PublishedAIChoices.records.count == 58)
+        var checked = 0, agreed = 0, otherMoves = 0
+        for command in commands.keys.sorted() {
+            let records = try #require(commands[command])
+            let first = records[0]
+            let matchSeed = Seeds.match(first.seed, match: 0)
+            var state = game.newMatch(seed: matchSeed)
+            let random = (0..<2).map { UniformRandomStrategy<QuortexGame>(seed: Seeds.strategy(matchSeed, seat: $0)) }
+            let reference = QuortexReferenceAI()
+            var buffer = ActionBuffer()
+            let lastMove = records.map(\.move).max()!
+            while state.turn < lastMove {
+                try #require(!state.isTerminal, "\(command): the match ended before move \(lastMove)")
+                let move = state.turn + 1, seat = state.currentSeat
+                state.legalActions(into: &buffer)
+                guard first.players[seat] == .reference else {
+                    state.apply(random[seat].chooseAction(state.observation(for: seat), legal: buffer))
+                    continue
+                }
+                let chosen = reference.chooseAction(state.observation(for: seat), legal: buffer)
+                if let record = records.first(where: { $0.move == move }) {
+                    let p = record.published, old = record.firstVersion
+                    try #require(state.drawnTile == record.tile, "\(command), move \(move): the line left the fixture's")
+                    let firstVersion = state.action(row: old.row, col: old.col, rotation: old.rotation)
+                    try #require(try Self.ruleBookChoice(state, oracle: oracle, filter: .firstVersion).choice == firstVersion,
+                                 "\(command), move \(move): the first version's filter does not choose \(old) here: not the fixture's position")
+                    checked += 1
+                    let expected = state.action(row: p.row, col: p.col, rotation: p.rotation)
+                    #expect(chosen == expected, "\(command), move \(move): chose \(state.describe(chosen)), the published AI \(p)")
+                    if chosen == expected { agreed += 1 }
+                    state.apply(firstVersion)
+                } else {
+                    let firstVersion = try Self.ruleBookChoice(state, oracle: oracle, filter: .firstVersion).choice
+                    #expect(chosen == firstVersion, "\(command), move \(move): chose \(state.describe(chosen)) where the published AI agreed with the first version's \(state.describe(firstVersion))")
+                    otherMoves += 1
+                    state.apply(firstVersion)
+                }
+            }
+        }
+        #expect(checked == 58, "every example reached")
+        #expect(agreed == 58, "examples where the reference chose the published placement")
+        #expect(otherMoves > 0)
     }
 
     /// Mover states from random play at radius 3 and 2, every third turn.

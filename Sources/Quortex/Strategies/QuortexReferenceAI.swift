@@ -3,8 +3,11 @@ import LabCore
 /// `reference`: the published implementation's one-ply AI, the documented Quortex CPU
 /// (rule book, "The reference implementation's AI"). Deterministic.
 ///
-/// Candidates: the legal placements on cells that are on some player's edge, next to an
-/// occupied cell, or next to an edge cell (all legal placements when that leaves none).
+/// Candidates (the published AI's filter): the legal placements on cells that are on the
+/// start edge of some seat in play, next to a cell on such an edge, or next to an
+/// occupied cell; a cell that is only next to another rim cell is not one. The rule book
+/// says nothing of a position where the filter leaves no legal placement (the published
+/// game has no pass); the mover must place, so the AI then scores every legal placement.
 /// Score after the placement, for the AI: +100000 when its side is among the winners,
 /// -200000 when anyone else wins; otherwise, with a = its shortest route (empty cells on
 /// a route from its own edge to the opposite edge) and e = the smallest such route of
