@@ -4,9 +4,32 @@ import Tournament
 extension Catalog {
     /// Checks a loaded config against the games, knobs and strategies, and makes the
     /// tournament's plan (a table per seating). Errors name the config's file, line and
-    /// field.
+    /// field. The paths in the config resolve against its folder
+    /// (``ConfigDocument/resolve(_:)``): the plan's config, which run.json records and
+    /// resume and merge compare, holds them resolved.
     public static func plan(_ document: ConfigDocument) throws(InputError) -> TournamentPlan {
-        try plan(document.config) { field, message in document.error(at: field, message) }
+        try plan(resolvingPaths(document.config, with: document.resolve)) { field, message in document.error(at: field, message) }
+    }
+
+    /// `config` with `resolve` applied to the paths in it: `map`, and the file parameters
+    /// (`model=`, `evaluator=`) of the entrants' strategies, except keywords (`shipped`,
+    /// `none`). A strategy that does not parse or is unknown stays as written, for the
+    /// plan's checks to refuse; a strategy without paths stays as written.
+    public static func resolvingPaths(_ config: TournamentConfig, with resolve: (String) -> String) -> TournamentConfig {
+        var config = config
+        config.map = config.map.map(resolve)
+        guard let game = try? Catalog.game(named: config.game) else { return config }
+        for i in config.entrants.indices {
+            guard let spec = try? StrategySpec.parse(config.entrants[i].strategy),
+                  let info = game.strategies.first(where: { $0.name == spec.name }) else { continue }
+            var resolved = spec
+            for (k, parameter) in spec.parameters.enumerated() {
+                guard let accepted = info.parameters.first(where: { $0.name == parameter.key }) else { continue }
+                resolved.parameters[k].value = accepted.resolving(parameter.value, with: resolve)
+            }
+            if resolved != spec { config.entrants[i].strategy = resolved.description }
+        }
+        return config
     }
 
     /// ``plan(_:)`` for a config that did not come from a file (merge, tests): errors
@@ -25,7 +48,8 @@ extension Catalog {
         }
         let knobNames = game.knobs.map(\.name)
         for rule in config.rules where !knobNames.contains(rule.key) {
-            throw locate("rules.\(rule.key)", "unknown rule knob '\(rule.key)' for \(game.name); accepted: \(knobNames.joined(separator: ", "))")
+            throw locate("rules.\(rule.key)", "unknown rule knob '\(rule.key)' for \(game.name)\(Suggestion.didYouMean(rule.key, among: knobNames)); "
+                + "accepted: \(knobNames.joined(separator: ", "))")
         }
         let rules = config.rules.map { (key: $0.key, value: $0.value) }
         do { try game.checkRules(rules) } catch { throw locate("rules", error.message) }
@@ -36,7 +60,7 @@ extension Catalog {
         do {
             schedule = try Schedule(entrants: config.entrants.count, seats: config.seats, format: config.format, candidate: candidate,
                                     blocksPerTable: config.blocks)
-        } catch { throw locate("seats", error.message) }
+        } catch { throw locate(error.message.hasPrefix("blocks") ? "blocks" : "seats", error.message) }
 
         // One table per distinct seating.
         let checkedSpecs = specs
@@ -98,8 +122,8 @@ struct CatalogSeatedTable: SeatedTable {
     let table: any MatchTable
     let game: any GameEntry
 
-    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer) -> MatchRecord {
-        let report = table.play(seed: dealSeed, strategySeed: strategySeed, render: false, buffer: &buffer, trace: nil)
+    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
+        let report = table.play(seed: dealSeed, strategySeed: strategySeed, render: false, buffer: &buffer, trace: nil, timer: timer)
         return MatchRecord(outcome: report.outcome, seatColumns: (0..<table.seatCount).map { game.tournamentColumns(report, seat: $0) },
                            marks: report.marks)
     }

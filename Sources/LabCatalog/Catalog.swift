@@ -8,7 +8,7 @@ public enum Catalog {
     /// The game called `name`, or an error listing the games.
     public static func game(named name: String) throws(InputError) -> any GameEntry {
         guard let game = games.first(where: { $0.name == name }) else {
-            throw InputError("unknown game '\(name)'; available: \(games.map(\.name).joined(separator: ", "))")
+            throw InputError("unknown game '\(name)'\(Suggestion.didYouMean(name, among: games.map(\.name))); available: \(games.map(\.name).joined(separator: ", "))")
         }
         return game
     }
@@ -17,7 +17,8 @@ public enum Catalog {
     public static func validate(_ text: String, for game: any GameEntry) throws(InputError) -> StrategySpec {
         let spec = try StrategySpec.parse(text)
         guard let info = game.strategies.first(where: { $0.name == spec.name }) else {
-            throw InputError("unknown strategy '\(spec.name)' for \(game.name); available: \(game.strategies.map(\.name).joined(separator: ", "))")
+            let names = game.strategies.map(\.name)
+            throw InputError("unknown strategy '\(spec.name)' for \(game.name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
         }
         _ = try ResolvedParameters(spec: spec, accepted: info.parameters)
         return spec

@@ -130,16 +130,17 @@ public protocol MatchTable: Sendable {
     func replay(seed: UInt64, label: UInt64, buffer: inout ActionBuffer,
                 trace: ((TraceEvent) -> Void)?) -> (report: MatchReport, replay: Replay)
     /// Plays the match dealt from `seed`, its strategies seeded from `strategySeed`
-    /// (nil: from `seed` too); `render` draws the final board into the report.
+    /// (nil: from `seed` too); `render` draws the final board into the report; `timer`,
+    /// when given, records each decision's time.
     func play(seed: UInt64, strategySeed: UInt64?, render: Bool, buffer: inout ActionBuffer,
-              trace: ((TraceEvent) -> Void)?) -> MatchReport
+              trace: ((TraceEvent) -> Void)?, timer: DecisionTimer?) -> MatchReport
 }
 
 extension MatchTable {
     /// Plays the match with match seed `seed` (the deal and the strategies), drawing the
     /// final board.
     public func play(seed: UInt64, buffer: inout ActionBuffer, trace: ((TraceEvent) -> Void)?) -> MatchReport {
-        play(seed: seed, strategySeed: nil, render: true, buffer: &buffer, trace: trace)
+        play(seed: seed, strategySeed: nil, render: true, buffer: &buffer, trace: trace, timer: nil)
     }
 }
 
@@ -147,19 +148,20 @@ extension MatchTable {
 /// entry), so `Match.play` is specialised for it instead of reaching the state through
 /// generic witnesses, which copy it on every call.
 typealias PlayLoop<G: Game> = @Sendable (_ seed: UInt64, _ strategySeed: UInt64?, _ buffer: inout ActionBuffer,
-                                         _ observe: ((G.State, Int, G.State) -> Void)?) -> (outcome: Outcome, final: G.State)
+                                         _ observe: ((G.State, Int, G.State) -> Void)?,
+                                         _ timer: DecisionTimer?) -> (outcome: Outcome, final: G.State)
 
 /// The play loop of `game` with `factories`, for a game entry to hand its table. Called
 /// from each entry with its concrete game type, so the optimiser specialises it there.
 @inline(__always)
 func playLoop<G: Game>(_ game: G, _ factories: [StrategyFactory<G>]) -> PlayLoop<G> {
-    { seed, strategySeed, buffer, observe in
+    { seed, strategySeed, buffer, observe, timer in
         // Two calls, so the untraced one (every tournament match) is compiled without
         // the trace branch.
         if let observe {
-            Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer, observe: observe)
+            Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer, observe: observe, timer: timer)
         } else {
-            Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer)
+            Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer, timer: timer)
         }
     }
 }
@@ -195,10 +197,10 @@ struct Table<G: Game>: MatchTable {
     func replay(seed: UInt64, label: UInt64, buffer: inout ActionBuffer,
                 trace: ((TraceEvent) -> Void)?) -> (report: MatchReport, replay: Replay) {
         var events: [ReplayEvent<G>] = []
-        let (outcome, final) = loop(seed, nil, &buffer) { before, action, after in
+        let (outcome, final) = loop(seed, nil, &buffer, { before, action, after in
             events.append(ReplayEvent(before: before, action: action, after: after))
             trace?(Self.event(before, action, after))
-        }
+        }, nil)
         let initial = events.first?.before ?? final
         let seats = (0..<game.seatCount).map { seat in
             ReplaySeat(player: players[seat].description, place: outcome.places[seat], result: outcome.result(of: seat).rawValue,
@@ -210,11 +212,11 @@ struct Table<G: Game>: MatchTable {
     var seatCount: Int { game.seatCount }
 
     func play(seed: UInt64, strategySeed: UInt64?, render: Bool, buffer: inout ActionBuffer,
-              trace: ((TraceEvent) -> Void)?) -> MatchReport {
+              trace: ((TraceEvent) -> Void)?, timer: DecisionTimer?) -> MatchReport {
         let observe: ((G.State, Int, G.State) -> Void)? = trace.map { sink in
             { before, action, after in sink(Self.event(before, action, after)) }
         }
-        let (outcome, final) = loop(seed, strategySeed, &buffer, observe)
+        let (outcome, final) = loop(seed, strategySeed, &buffer, observe, timer)
         return report(outcome, final, render: render)
     }
 
@@ -241,7 +243,8 @@ extension GameEntry {
     /// Finds strategy `spec.name` among `entries` or lists the ones that exist.
     func resolve<G: Game>(_ spec: StrategySpec, in entries: [StrategyEntry<G>], game: G) throws(InputError) -> StrategyFactory<G> {
         guard let entry = entries.first(where: { $0.name == spec.name }) else {
-            throw InputError("unknown strategy '\(spec.name)' for \(name); available: \(entries.map(\.name).joined(separator: ", "))")
+            let names = entries.map(\.name)
+            throw InputError("unknown strategy '\(spec.name)' for \(name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
         }
         return try entry.make(ResolvedParameters(spec: spec, accepted: entry.parameters), game)
     }

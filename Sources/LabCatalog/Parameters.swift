@@ -8,6 +8,9 @@ public struct ParameterSpec: Sendable {
         case flag
         case choice([String])
         case text
+        /// A file path, or one of `keywords` (`none`, `shipped`). In a config file a
+        /// relative path names a file in the config's folder (``resolving(_:with:)``).
+        case file(keywords: [String])
     }
 
     public var name: String
@@ -30,7 +33,15 @@ public struct ParameterSpec: Sendable {
         case .flag: "true or false"
         case .choice(let options): "one of \(options.joined(separator: ", "))"
         case .text: "text"
+        case .file(let keywords): keywords.isEmpty ? "file path" : "file path or \(keywords.joined(separator: ", "))"
         }
+    }
+
+    /// `value` with `resolve` applied when the parameter takes a file and `value` is a
+    /// path, not a keyword; any other value as it is.
+    public func resolving(_ value: String, with resolve: (String) -> String) -> String {
+        guard case .file(let keywords) = kind, !keywords.contains(value) else { return value }
+        return resolve(value)
     }
 
     static func format(_ x: Double) -> String {
@@ -55,7 +66,7 @@ public struct ResolvedParameters: Sendable {
             guard let p = accepted.first(where: { $0.name == key }) else {
                 let list = accepted.isEmpty ? "it takes no parameters"
                     : "accepted: " + accepted.map { "\($0.name) (\($0.accepted), default \($0.defaultValue))" }.joined(separator: "; ")
-                throw InputError("strategy \(spec.name): unknown parameter '\(key)'; \(list)")
+                throw InputError("strategy \(spec.name): unknown parameter '\(key)'\(Suggestion.didYouMean(key, among: accepted.map(\.name))); \(list)")
             }
             let ok: Bool
             switch p.kind {
@@ -63,7 +74,7 @@ public struct ResolvedParameters: Sendable {
             case .integer(let r): ok = Int(value).map(r.contains) ?? false
             case .flag: ok = value == "true" || value == "false"
             case .choice(let options): ok = options.contains(value)
-            case .text: ok = true
+            case .text, .file: ok = true
             }
             guard ok else {
                 throw InputError("strategy \(spec.name): \(key)=\(value) is not accepted; \(key) takes a \(p.accepted)")

@@ -31,8 +31,8 @@ public enum KnobParsing {
     /// The knob named `key`, or an error listing the knobs that exist.
     public static func knob(_ key: String, in knobs: [RuleKnob], game: String) throws(InputError) -> RuleKnob {
         guard let knob = knobs.first(where: { $0.name == key }) else {
-            let names = knobs.map(\.name).joined(separator: ", ")
-            throw InputError("unknown rule knob '\(key)' for \(game); accepted: \(names)")
+            let names = knobs.map(\.name)
+            throw InputError("unknown rule knob '\(key)' for \(game)\(Suggestion.didYouMean(key, among: names)); accepted: \(names.joined(separator: ", "))")
         }
         return knob
     }

@@ -9,6 +9,8 @@ public enum Match {
     ///   - buffer: a reusable action buffer (keeps its capacity across matches).
     ///   - observe: called after each action with the state before it, the action and
     ///     the state after it (traces); nil in tournaments.
+    ///   - timer: when given, the time of every decision (the strategy's call, from a
+    ///     monotonic clock) is recorded in it by seat; nil reads no clock.
     /// - Returns: the outcome and the final state (for game-specific figures).
     /// - Complexity: allocation-free per turn once `buffer` has grown to the largest
     ///   legal-action list, as long as the strategies are.
@@ -18,7 +20,8 @@ public enum Match {
         seed: UInt64,
         strategies: [any Strategy<G>],
         buffer: inout ActionBuffer,
-        observe: ((G.State, Int, G.State) -> Void)? = nil
+        observe: ((G.State, Int, G.State) -> Void)? = nil,
+        timer: DecisionTimer? = nil
     ) -> (outcome: Outcome, final: G.State) {
         precondition(strategies.count == game.seatCount, "one strategy per seat")
         // Only a perfect-information strategy (a measuring device) is handed the state.
@@ -29,11 +32,13 @@ public enum Match {
             state.legalActions(into: &buffer)
             let seat = state.currentSeat
             let action: Int
+            let started = timer == nil ? nil : ContinuousClock.now
             if anyPerfect, let perfect = strategies[seat] as? any PerfectInformationStrategy<G> {
                 action = perfect.chooseAction(state: state, legal: buffer)
             } else {
                 action = strategies[seat].chooseAction(state.observation(for: seat), legal: buffer)
             }
+            if let timer, let started { timer.record(seat: seat, elapsed: started.duration(to: .now)) }
             precondition(buffer.contains(action), "strategy in seat \(seat) chose illegal action \(action)")
             if let observe {
                 let before = state
@@ -66,7 +71,8 @@ public enum Match {
         strategySeed: UInt64? = nil,
         factories: [StrategyFactory<G>],
         buffer: inout ActionBuffer,
-        observe: ((G.State, Int, G.State) -> Void)? = nil
+        observe: ((G.State, Int, G.State) -> Void)? = nil,
+        timer: DecisionTimer? = nil
     ) -> (outcome: Outcome, final: G.State) {
         var strategies: [any Strategy<G>] = []
         strategies.reserveCapacity(factories.count)
@@ -74,7 +80,7 @@ public enum Match {
         for (seat, make) in factories.enumerated() {
             strategies.append(make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(base, seat: seat))))
         }
-        return play(game, seed: seed, strategies: strategies, buffer: &buffer, observe: observe)
+        return play(game, seed: seed, strategies: strategies, buffer: &buffer, observe: observe, timer: timer)
     }
 
     /// ``play(_:seed:factories:buffer:observe:)`` with a buffer of its own.

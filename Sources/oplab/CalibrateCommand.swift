@@ -43,16 +43,16 @@ struct CalibrateCommand: ParsableCommand {
     @Option(help: "Level names, comma-separated (default: beginner, easy, medium, hard, expert for five; else level-1...).")
     var names: String?
 
-    @Option(help: "Matches per probe and for each level's final measurement.")
+    @Option(parsing: .unconditional, help: "Matches per probe and for each level's final measurement.", transform: CommandLineNumbers.integer)
     var matches: Int = 1_000
 
-    @Option(help: "Bisection steps per target at most.")
+    @Option(parsing: .unconditional, help: "Bisection steps per target at most.", transform: CommandLineNumbers.integer)
     var probes: Int = 7
 
-    @Option(help: "Master seed of the probes (the final measurements use seed + 1).")
+    @Option(parsing: .unconditional, help: "Master seed of the probes (the final measurements use seed + 1).", transform: CommandLineNumbers.seed)
     var seed: UInt64 = 1
 
-    @Option(help: "Worker threads (0 = every core).")
+    @Option(parsing: .unconditional, help: "Worker threads (0 = every core).", transform: CommandLineNumbers.integer)
     var threads: Int = 0
 
     @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable).")
@@ -108,8 +108,13 @@ struct CalibrateCommand: ParsableCommand {
             } ?? (targetList.count == 5 ? ["beginner", "easy", "medium", "hard", "expert"] : (1...targetList.count).map { "level-\($0)" })
             guard matches >= 2 else { throw InputError("--matches \(matches): expected at least 2") }
             guard (1...30).contains(probes) else { throw InputError("--probes \(probes): expected 1...30") }
-            guard threads >= 0 else { throw InputError("--threads \(threads): expected 0 (every core) or more") }
+            guard (0...CommandLineNumbers.maxThreads).contains(threads) else {
+                throw InputError("--threads \(threads): expected 0 (every core) to \(CommandLineNumbers.maxThreads)")
+            }
             let path = out ?? "configs/difficulty/\(entry.name).yaml"
+            try checkWritable(path, what: "the ladder")
+            let lock = try ResultsLock(directory: folder(of: path))
+            defer { withExtendedLifetime(lock) {} }
             if FileManager.default.fileExists(atPath: path) && !force {
                 throw InputError("--out \(path) exists; pass --force to replace it")
             }
@@ -143,18 +148,18 @@ struct CalibrateCommand: ParsableCommand {
             var lines = [
                 "# Difficulty levels for \(entry.name), measured against `\(referenceSpec)` (2 seats, seat-rotated).",
                 "# Made by: oplab calibrate \(Self.recordedArguments().joined(separator: " "))",
-                "# Each level's win rate and 95 % Wilson interval come from its own run of \(matches) matches",
-                "# with seed \(seed &+ 1) (the search used seed \(seed)); `remeasure` is where a new run of as many",
-                "# matches with another seed lands 95 % of the time (the noise of both runs).",
+                "# Each level's win rate and its 95 % interval over seat-rotation blocks come from its own run of",
+                "# \(matches) matches with seed \(seed &+ 1) (the search used seed \(seed)); `remeasure` is where a new run",
+                "# of as many matches with another seed lands 95 % of the time (the noise of both runs).",
                 "game: \(entry.name)",
                 "reference: \"\(referenceSpec)\"",
                 "seats: 2",
                 "levels:",
             ]
-            // Where a new run of the same size lands 95 % of the time: both runs' binomial
-            // noise, 1.96 sqrt(2 p (1 - p) / n).
+            // Where a new run of the same size lands 95 % of the time: both runs' noise, √2
+            // times one run's, whose 95 % half-width is half the interval over blocks.
             func spread(_ m: WinRateMeasurement) -> Double {
-                1.959964 * (2 * m.winRate * (1 - m.winRate) / Double(max(1, m.matches))).squareRoot()
+                2.0.squareRoot() * (m.high - m.low) / 2
             }
             var table = ["level     target  strategy                                  win rate  95 % interval"]
             var finals: [Double: WinRateMeasurement] = [:]
@@ -211,7 +216,8 @@ struct CalibrateCommand: ParsableCommand {
         return words.map { $0.contains(" ") || $0.contains("(") ? "\"\($0)\"" : $0 }
     }
 
-    /// The `level` entrant's wins, matches and Wilson interval from a run's summary.csv.
+    /// The `level` entrant's win rate, matches and the win rate's 95 % interval over
+    /// blocks (`win_rate_low`, `win_rate_high`) from a run's summary.csv.
     static func levelRow(_ path: String) throws(InputError) -> WinRateMeasurement {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw InputError("cannot read \(path)") }
         let lines = text.split(separator: "\n").map(String.init)

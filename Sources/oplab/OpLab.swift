@@ -19,6 +19,7 @@ struct OpLab: ParsableCommand {
     /// As ArgumentParser's, but a usage error (unknown flag, missing argument, a value of
     /// the wrong type) exits with status 2, like every other bad input.
     static func main() {
+        refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -30,6 +31,19 @@ struct OpLab: ParsableCommand {
             }
             exit(withError: error)
         }
+    }
+}
+
+extension OpLab {
+    /// `oplab tournement ...`: names the nearest command and exits 2 (ArgumentParser
+    /// would say only "Unexpected argument").
+    static func refuseUnknownCommand(_ arguments: [String]) {
+        guard let word = arguments.first, !word.hasPrefix("-") else { return }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(word) else { return }
+        printError("error: unknown command '\(word)'\(Suggestion.didYouMean(word, among: names)); commands: "
+                   + names.joined(separator: ", ") + " (oplab --help describes them)")
+        Foundation.exit(2)
     }
 }
 

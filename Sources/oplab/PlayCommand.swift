@@ -21,7 +21,7 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .customLong("player"), help: "A strategy spec for the next seat (repeat once per seat).")
     var players: [String] = []
 
-    @Option(help: "Master seed; the match is match 0 of this seed.")
+    @Option(parsing: .unconditional, help: "Master seed; the match is match 0 of this seed.", transform: CommandLineNumbers.seed)
     var seed: UInt64 = 1
 
     @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable); `oplab games` lists them.")

@@ -26,6 +26,10 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try reportingInputErrors {
+            // Writing into the results folder: hold it, as every writer of it does.
+            let intoFolder = out.map { (folder(of: $0) as NSString).standardizingPath == (directory as NSString).standardizingPath } ?? true
+            let lock = intoFolder && FileManager.default.fileExists(atPath: directory) ? try ResultsLock(directory: directory) : nil
+            defer { withExtendedLifetime(lock) {} }
             let path = try writeReport(directory: directory, out: out)
             print("wrote \(path)")
         }
@@ -48,6 +52,12 @@ func writeReport(directory: String, out: String? = nil) throws(InputError) -> St
 func writeWhole(_ text: String, to path: String, what: String) throws(InputError) {
     try checkWritable(path, what: what)
     try Files.writeAtomically(text, to: path)
+}
+
+/// The folder a file path names ("." for a bare file name).
+func folder(of path: String) -> String {
+    let folder = (path as NSString).deletingLastPathComponent
+    return folder.isEmpty ? "." : folder
 }
 
 /// Refuses a path whose folder does not exist or that names a folder.

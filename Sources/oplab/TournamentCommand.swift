@@ -23,13 +23,13 @@ struct TournamentCommand: ParsableCommand {
     @Option(help: "The results folder (default: results/<name>, or results/<name>-shard-K-of-N for a shard).")
     var out: String?
 
-    @Option(help: "Worker threads (default: the config's threads; 0 = every core).")
+    @Option(parsing: .unconditional, help: "Worker threads (default: the config's threads; 0 = every core).", transform: CommandLineNumbers.integer)
     var threads: Int?
 
-    @Option(help: "Seat-rotation blocks per table, overriding the config.")
+    @Option(parsing: .unconditional, help: "Seat-rotation blocks per table, overriding the config.", transform: CommandLineNumbers.integer)
     var blocks: Int?
 
-    @Option(help: "Master seed, overriding the config.")
+    @Option(parsing: .unconditional, help: "Master seed, overriding the config.", transform: CommandLineNumbers.seed)
     var seed: UInt64?
 
     @Flag(help: "Finish the run in an existing results folder (after a crash or kill).")
@@ -48,7 +48,7 @@ struct TournamentCommand: ParsableCommand {
     var noReport = false
 
     func validate() throws {
-        if let threads, threads < 0 { throw ValidationError("--threads \(threads): expected 0 (every core) or more") }
+        try CommandLineNumbers.checkThreads(threads)
         if let blocks, blocks < 1 { throw ValidationError("--blocks \(blocks): expected 1 or more") }
         if resume && force { throw ValidationError("--resume and --force exclude each other") }
     }
@@ -65,18 +65,21 @@ struct TournamentCommand: ParsableCommand {
             for warning in plan.warnings { printError("warning: \(warning)") }
             if !quiet {
                 let s = plan.schedule
-                let blocksHere = s.blocks(shard: shard).underestimatedCount
+                let blocksHere = s.blocks(shard: shard).count
                 printError("\(plan.config.name): \(plan.config.game), \(s.seats) seats, \(plan.config.entrants.count) entrants, "
                     + "\(s.tables.count) tables x \(s.blocksPerTable) blocks x \(s.matchesPerBlock) matches"
                     + (shard == .whole ? "" : "; shard \(shard): \(blocksHere) blocks")
                     + " -> \(TournamentRunner.directory(for: plan, options: options))")
             }
+            let directory = TournamentRunner.directory(for: plan, options: options)
+            // Held from the first check to the report: no other writer between them.
+            let lock = try ResultsLock(directory: directory)
+            defer { withExtendedLifetime(lock) {} }
             let result = try TournamentRunner.run(plan, options: options)
-            for note in result.notes { printError(note) }
             print(result.table.joined(separator: "\n"))
             print(String(format: "%d matches this session on %d thread%@, %.0f matches/s; results in %@",
                          result.matchesPlayed, result.threads, result.threads == 1 ? "" : "s", result.matchesPerSecond, result.directory))
-            if !noReport { reportAfterRun(result.directory, quiet: quiet) }
+            if !noReport { try reportAfterRun(result.directory, quiet: quiet) }
         }
     }
 }
@@ -109,22 +112,31 @@ struct MergeCommand: ParsableCommand {
         try reportingInputErrors {
             let config = try TournamentMerge.config(of: shards[0])
             let plan = try Catalog.plan(config)
+            let lock = try ResultsLock(directory: out)
+            defer { withExtendedLifetime(lock) {} }
             let result = try TournamentMerge.merge(plan, shards: shards, into: out, force: force)
             for note in result.notes { printError(note) }
             print(result.table.joined(separator: "\n"))
             print("results in \(result.directory)")
-            reportAfterRun(result.directory, quiet: false)
+            try reportAfterRun(result.directory, quiet: false)
         }
     }
 }
 
+/// The exit status of a run whose results are complete but whose `report.html` could
+/// not be written (the CSV files and run.json are intact; `oplab report` draws it later).
+let reportFailedStatus: Int32 = 4
+
 /// Writes `report.html` beside a finished run's files. The run's results stand whether
-/// or not the page can be drawn, so a failure is a warning, not an error.
-func reportAfterRun(_ directory: String, quiet: Bool) {
+/// or not the page can be drawn; a failure is said on stderr and ends the command with
+/// ``reportFailedStatus``, so a script does not take a missing page for a drawn one.
+func reportAfterRun(_ directory: String, quiet: Bool) throws {
     do {
         let path = try writeReport(directory: directory)
         if !quiet { printError("report: \(path)") }
     } catch {
-        printError("warning: \(directory)/report.html not written: \(error.message)")
+        printError("error: \(directory)/report.html not written: \(error.message); the results in \(directory) are complete "
+                   + "(run `oplab report \(directory)` once the cause is fixed); exit status \(reportFailedStatus)")
+        throw ExitCode(reportFailedStatus)
     }
 }

@@ -3,6 +3,7 @@ import Evaluators
 import Foundation
 import LabCatalog
 import LabCore
+import Tournament
 
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,37 +32,37 @@ struct TrainCommand: ParsableCommand {
         valueName: "spec"))
     var teachers: [String] = []
 
-    @Option(help: "Self-play matches.")
+    @Option(parsing: .unconditional, help: "Self-play matches.", transform: CommandLineNumbers.integer)
     var matches: Int = 10_000
 
     @Option(help: "Hidden layer widths, comma-separated (e.g. 128,64).")
     var hidden: String = "128,64"
 
-    @Option(help: "Passes over the training rows.")
+    @Option(parsing: .unconditional, help: "Passes over the training rows.")
     var epochs: Int = 20
 
     @Option(help: "The model file to write (e.g. configs/models/NAME.model).")
     var out: String
 
-    @Option(help: "Positions kept per match.")
+    @Option(parsing: .unconditional, help: "Positions kept per match.")
     var positions: Int = 8
 
-    @Option(name: .customLong("random-moves"), help: "Chance that a self-play move is uniformly random (0...1).")
+    @Option(name: .customLong("random-moves"), parsing: .unconditional, help: "Chance that a self-play move is uniformly random (0...1).")
     var randomMoves: Double = 0.1
 
-    @Option(help: "Minibatch size.")
+    @Option(parsing: .unconditional, help: "Minibatch size.")
     var batch: Int = 256
 
-    @Option(name: .customLong("learning-rate"), help: "Adam's step size.")
+    @Option(name: .customLong("learning-rate"), parsing: .unconditional, help: "Adam's step size.")
     var learningRate: Double = 0.001
 
-    @Option(name: .customLong("weight-decay"), help: "Decoupled weight decay (AdamW), e.g. 0.01 (0: plain Adam).")
+    @Option(name: .customLong("weight-decay"), parsing: .unconditional, help: "Decoupled weight decay (AdamW), e.g. 0.01 (0: plain Adam).")
     var weightDecay: Double = 0
 
-    @Option(help: "Share of the rows held out to pick the best epoch (0...0.5).")
+    @Option(parsing: .unconditional, help: "Share of the rows held out to pick the best epoch (0...0.5).")
     var validation: Double = 0.1
 
-    @Option(help: "Seats at the table.")
+    @Option(parsing: .unconditional, help: "Seats at the table.")
     var seats: Int = 2
 
     @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable).")
@@ -70,10 +71,10 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Map file (rail only).")
     var map: String?
 
-    @Option(help: "Master seed of the self-play, the split and the minibatch order.")
+    @Option(parsing: .unconditional, help: "Master seed of the self-play, the split and the minibatch order.", transform: CommandLineNumbers.seed)
     var seed: UInt64 = 1
 
-    @Option(help: "Self-play worker threads (default: every core).")
+    @Option(parsing: .unconditional, help: "Self-play worker threads (default: every core).", transform: CommandLineNumbers.integer)
     var threads: Int?
 
     @Flag(help: "Replace --out if it exists.")
@@ -101,6 +102,10 @@ struct TrainCommand: ParsableCommand {
             let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
             guard (1...1_024).contains(workers) else { throw InputError("--threads \(workers): expected 1...1024") }
             guard out.hasSuffix(".model") else { throw InputError("--out \(out): a model file name ends in .model") }
+            try checkWritable(out, what: "the model")
+            // One writer at a time in the model's folder (two trainings into one file race).
+            let lock = try ResultsLock(directory: folder(of: out))
+            defer { withExtendedLifetime(lock) {} }
             if FileManager.default.fileExists(atPath: out) && !force {
                 throw InputError("--out \(out) exists; pass --force to replace it")
             }

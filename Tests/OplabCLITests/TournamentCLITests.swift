@@ -37,21 +37,21 @@ func quortexConfig(name: String, blocks: Int, seed: UInt64) -> String {
 }
 
 /// `oplab tournament CONFIG --out OUT --quiet EXTRA...`.
-private func tournament(_ config: String, out: String, _ extra: String...) throws -> Run {
+func tournament(_ config: String, out: String, _ extra: String...) throws -> Run {
     try runArray(["tournament", config, "--out", out, "--quiet"] + extra)
 }
 
 /// What a rail run writes besides run.json (railroads.csv: the board counts).
-private let summaryFiles = ["matches.csv", "summary.csv", "pairwise.csv", "ratings.csv", "railroads.csv"]
+let summaryFiles = ["matches.csv", "summary.csv", "pairwise.csv", "ratings.csv", "railroads.csv"]
 
-private func contents(_ path: String) throws -> Data {
+func contents(_ path: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: path))
 }
 
 /// Every regular file of a folder by name, with its bytes.
 /// A finished 40-block rail run in a fresh scratch folder (its `out` subfolder), with
 /// the config file it came from and a snapshot of its files.
-private func finishedRun() throws -> (scratch: Scratch, config: String, out: String, files: [String: Data]) {
+func finishedRun() throws -> (scratch: Scratch, config: String, out: String, files: [String: Data]) {
     let scratch = try Scratch()
     let config = try scratch.config(railConfig(blocks: 40))
     let out = scratch("out")
@@ -60,16 +60,17 @@ private func finishedRun() throws -> (scratch: Scratch, config: String, out: Str
     return (scratch, config, out, try snapshot(out))
 }
 
-private func snapshot(_ folder: String) throws -> [String: Data] {
+func snapshot(_ folder: String) throws -> [String: Data] {
     var out: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+    // The lock file holds the pid of the last writer: it is not a result.
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name != ".oplab.lock" {
         out[name] = try contents(folder + "/" + name)
     }
     return out
 }
 
 /// Expects the named files of two results folders to hold the same bytes.
-private func expectSameFiles(_ a: String, _ b: String, _ files: [String] = summaryFiles,
+func expectSameFiles(_ a: String, _ b: String, _ files: [String] = summaryFiles,
                              sourceLocation: SourceLocation = #_sourceLocation) throws {
     for file in files {
         let left = try contents(a + "/" + file), right = try contents(b + "/" + file)
@@ -141,12 +142,12 @@ private func editRunRecord(_ folder: String, _ change: (inout [String: Any]) -> 
     try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]).write(to: URL(fileURLWithPath: path))
 }
 
-private func runRecord(_ folder: String) throws -> [String: Any] {
+func runRecord(_ folder: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: contents(folder + "/run.json")) as? [String: Any])
 }
 
 /// Runs shards 1/3, 2/3 and 3/3 of `config` into `shard-K` folders and returns them.
-private func runShards(_ config: String, in scratch: Scratch, _ extra: String...) throws -> [String] {
+func runShards(_ config: String, in scratch: Scratch, _ extra: String...) throws -> [String] {
     try (1...3).map { k in
         let folder = scratch("shard-\(k)")
         let run = try runArray(["tournament", config, "--out", folder, "--quiet", "--shard", "\(k)/3"] + extra)

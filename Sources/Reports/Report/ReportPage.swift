@@ -31,6 +31,7 @@ struct ReportPage {
         out += lengths()
         out += endReasons()
         out += board()
+        out += decisionTimes()
         out += footer()
         out += "</body>\n</html>\n"
         return out
@@ -67,15 +68,15 @@ struct ReportPage {
             content += "<p class=\"warning\">This run is \(SVG.escape(run.status)): the figures cover the \(Charts.grouped(run.blocksDone)) blocks done so far.</p>\n"
         }
         content += "<table class=\"entrants\">\n<tr><th>entrant</th><th>strategy</th><th>matches</th><th>wins</th><th>draws</th>"
-            + "<th>losses</th><th>score share</th><th>win rate (95 %)</th><th>mean place</th></tr>\n"
+            + "<th>losses</th><th>score share (95 %)</th><th>win rate (95 %)</th><th>mean place (95 %)</th></tr>\n"
         for e in order {
             let strategy = run.entrants[e].strategy
             var cells = [name(e), strategy]
             if let s = folder.summary.first(where: { $0.entrant == e }) {
                 cells += [Charts.grouped(s.matches), Charts.grouped(s.wins), Charts.grouped(s.draws), Charts.grouped(s.losses),
-                          FixedPoint.text(s.scoreShare, digits: 4),
-                          "\(FixedPoint.text(s.winRate, digits: 4)) [\(FixedPoint.text(s.winRateLow, digits: 4)), \(FixedPoint.text(s.winRateHigh, digits: 4))]",
-                          FixedPoint.text(s.meanPlace, digits: 3)]
+                          Self.figure(s.scoreShare, s.scoreShareInterval, digits: 4),
+                          Self.figure(s.winRate, (s.winRateLow, s.winRateHigh), digits: 4),
+                          Self.figure(s.meanPlace, s.meanPlaceInterval, digits: 3)]
             } else {
                 cells += Array(repeating: "", count: 7)
             }
@@ -86,6 +87,13 @@ struct ReportPage {
         content += "</table>"
         return "<header id=\"header\">\n<h1>\(SVG.escape(run.name))</h1>\n"
             + "<p class=\"question\">What was played, by whom, under which rules, and is the run finished?</p>\n" + content + "\n</header>\n"
+    }
+
+    /// `0.6250 [0.5100, 0.7400]`, or the figure alone without an interval.
+    static func figure(_ value: Double, _ interval: (low: Double, high: Double)?, digits: Int) -> String {
+        let text = FixedPoint.text(value, digits: digits)
+        guard let interval else { return text }
+        return "\(text) [\(FixedPoint.text(interval.low, digits: digits)), \(FixedPoint.text(interval.high, digits: digits))]"
     }
 
     // MARK: Ratings

@@ -33,6 +33,8 @@ struct RunInfo {
     var started: String
     var finished: String?
     var version: String?
+    /// Per entrant, its time per decision (absent in records of earlier versions).
+    var decisionTimes: [DecisionRecord]?
 
     /// Reads `directory/run.json` through the harness's own reader (``RunRecord``),
     /// whose errors name the path and the key.
@@ -55,7 +57,7 @@ struct RunInfo {
             rules: rules, map: config.map, candidate: config.candidate, blocksPerTable: config.blocks, blocks: record.blocks,
             blocksDone: record.blocksDone, matchesDone: record.matchesDone, status: record.status.rawValue, shard: record.shard,
             threads: record.threads, matchesPerSecond: record.matchesPerSecond, seconds: record.seconds, started: record.started,
-            finished: record.finished, version: record.version)
+            finished: record.finished, version: record.version, decisionTimes: record.decisionTimes)
     }
 
     /// The entrant called `name`, by its index in the config.

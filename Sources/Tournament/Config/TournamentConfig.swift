@@ -123,8 +123,9 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
 
         seed = try c.optional(UInt64.self, .seed, expected: "an integer from 0 to \(UInt64.max)") ?? d.seed
 
-        threads = try c.optional(Int.self, .threads, expected: "an integer >= 0 (0 = all cores)") ?? d.threads
-        guard threads >= 0 else { throw c.error(.threads, .expected("an integer >= 0 (0 = all cores)")) }
+        let threadsAccepted = "an integer in 0...\(RunOptions.maxThreads) (0 = all cores)"
+        threads = try c.optional(Int.self, .threads, expected: threadsAccepted) ?? d.threads
+        guard (0...RunOptions.maxThreads).contains(threads) else { throw c.error(.threads, .expected(threadsAccepted)) }
 
         try checkCandidate(c)
     }

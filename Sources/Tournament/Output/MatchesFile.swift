@@ -24,10 +24,12 @@ struct MatchesLayout: Sendable {
     /// Rows a complete block has: one per seat of each rotation.
     var rowsPerBlock: Int { plan.schedule.seats * plan.schedule.matchesPerBlock }
 
-    /// A played block: its rows as CSV bytes, and as the statistics read them.
+    /// A played block: its rows as CSV bytes, and as the statistics read them; and
+    /// the time of each decision by entrant (for run.json only, never the CSV).
     struct PlayedBlock: Sendable {
         var bytes: [UInt8]
         var rows: [MatchRow]
+        var decisions: DecisionTimes
     }
 
     /// Plays block `block`.
@@ -41,12 +43,16 @@ struct MatchesLayout: Sendable {
         bytes.reserveCapacity(rowsPerBlock * 128)
         var rows: [MatchRow] = []
         rows.reserveCapacity(rowsPerBlock)
+        let timer = DecisionTimer()
+        var decisions = DecisionTimes(entrants: plan.config.entrants.count)
         for rotation in 0..<schedule.matchesPerBlock {
             // Common random numbers: every rotation gives seat s the same strategy stream
             // (and the same deal), so two players that choose alike play mirrored matches and
             // their block splits evenly; only a difference in play moves the block's score.
-            let record = seatings[table][rotation].play(dealSeed: deal, strategySeed: deal, buffer: &buffer)
+            timer.removeAll()
+            let record = seatings[table][rotation].play(dealSeed: deal, strategySeed: deal, buffer: &buffer, timer: timer)
             let seating = schedule.seating(table: table, rotation: rotation)
+            decisions.add(timer, entrantOfSeat: seating)
             let match = schedule.matchIndex(block: block, rotation: rotation)
             let outcome = record.outcome
             for seat in 0..<schedule.seats {
@@ -74,7 +80,7 @@ struct MatchesLayout: Sendable {
                                      place: outcome.places[seat], result: result, turns: outcome.turns, marks: marks))
             }
         }
-        return PlayedBlock(bytes: bytes, rows: rows)
+        return PlayedBlock(bytes: bytes, rows: rows, decisions: decisions)
     }
 }
 
@@ -100,7 +106,7 @@ final class MatchesReader {
     let layout: MatchesLayout
     private let entrantIndex: [String: Int]
     private let handle: FileHandle
-    private let expected: [Int]?
+    private let expected: ShardBlocks?
     private var pending = Data()
     /// Index in `pending` of the first unread byte.
     private var cursor = 0
@@ -117,7 +123,7 @@ final class MatchesReader {
     /// Opens the file and checks its header.
     /// - Parameter blocks: the blocks expected, in order (a shard's blocks, or all); a
     ///   block out of this order is an error, not a tail.
-    init(path: String, layout: MatchesLayout, expecting blocks: [Int]? = nil) throws(InputError) {
+    init(path: String, layout: MatchesLayout, expecting blocks: ShardBlocks? = nil) throws(InputError) {
         self.path = path
         self.layout = layout
         expected = blocks

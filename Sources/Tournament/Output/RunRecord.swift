@@ -30,6 +30,9 @@ public struct RunRecord: Codable, Equatable, Sendable {
     public internal(set) var peakMemoryMB: Double
     public internal(set) var resumedAtBlock: Int?
     public internal(set) var mergedFrom: [String]?
+    /// Per entrant, in config order, its time per decision over every session of the run
+    /// (and every shard, once merged). Absent in records of earlier versions.
+    public internal(set) var decisionTimes: [DecisionRecord]?
 
     public enum Status: String, Codable, Sendable { case running, complete, stopped }
 
@@ -135,14 +138,29 @@ public enum Files {
     /// (rename(2) replaces atomically), so a reader or a crash never leaves half a file
     /// or none.
     static func writeAtomically(_ data: Data, to path: String) throws(InputError) {
-        let temporary = path + ".partial"
+        let temporary = path + partialSuffix
         do {
             try data.write(to: URL(fileURLWithPath: temporary))
         } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
             throw InputError("cannot write \(temporary): \(error.localizedDescription)")
         }
         guard rename(temporary, path) == 0 else {
-            throw InputError("cannot write \(path): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw InputError("cannot write \(path): \(reason)")
+        }
+    }
+
+    /// What a file being written is called until it is renamed into place.
+    static let partialSuffix = ".partial"
+
+    /// Removes what a killed or failed writer left half-written in `directory`
+    /// (`*.partial`). Call it only while holding the folder's ``ResultsLock``: then no
+    /// one else is writing them.
+    static func removeLeftovers(in directory: String) {
+        for name in ResultsLock.contents(of: directory) where name.hasSuffix(partialSuffix) {
+            try? FileManager.default.removeItem(atPath: directory + "/" + name)
         }
     }
 

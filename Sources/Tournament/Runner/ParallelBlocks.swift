@@ -12,11 +12,13 @@ import Synchronization
 /// one block takes.
 enum ParallelBlocks {
     /// - Parameters:
-    ///   - blocks: block numbers in the order their results must come out.
+    ///   - blocks: block numbers in the order their results must come out (positions
+    ///     are claimed by index: nothing is listed, so memory does not grow with them).
     ///   - play: plays one block on worker `w` (0..<threads; called concurrently).
     ///   - emit: receives each result in order (called under a lock, never concurrently);
     ///     returning false stops the run after the blocks already claimed.
-    static func run<Result: Sendable>(blocks: [Int], threads: Int, window: Int,
+    static func run<Result: Sendable, Blocks: RandomAccessCollection<Int> & Sendable>(
+        blocks: Blocks, threads: Int, window: Int,
                                       play: @Sendable (_ worker: Int, _ block: Int, inout ActionBuffer) -> Result,
                                       emit: (Int, Result) -> Bool) {
         guard !blocks.isEmpty else { return }
@@ -26,6 +28,7 @@ enum ParallelBlocks {
             for block in blocks where !emit(block, play(0, block, &buffer)) { return }
             return
         }
+        let count = blocks.count
         let slots = DispatchSemaphore(value: max(window, workers))
         let state = Mutex(Parked<Result>())
         withoutActuallyEscaping(emit) { emit in
@@ -35,16 +38,17 @@ enum ParallelBlocks {
                 while true {
                     slots.wait()
                     let position = state.withLock { parked -> Int? in
-                        guard !parked.stopped, parked.nextClaim < blocks.count else { return nil }
+                        guard !parked.stopped, parked.nextClaim < count else { return nil }
                         defer { parked.nextClaim += 1 }
                         return parked.nextClaim
                     }
                     guard let position else { slots.signal(); return }
-                    let result = play(worker, blocks[position], &buffer)
+                    let result = play(worker, blocks[blocks.index(blocks.startIndex, offsetBy: position)], &buffer)
                     state.withLock { parked in
                         parked.ready[position] = result
                         while let next = parked.ready.removeValue(forKey: parked.nextEmit) {
-                            if !parked.stopped && !handOver.value(blocks[parked.nextEmit], next) { parked.stopped = true }
+                            let block = blocks[blocks.index(blocks.startIndex, offsetBy: parked.nextEmit)]
+                            if !parked.stopped && !handOver.value(block, next) { parked.stopped = true }
                             parked.nextEmit += 1
                             slots.signal()
                         }

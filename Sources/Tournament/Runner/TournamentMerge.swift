@@ -51,22 +51,31 @@ public enum TournamentMerge {
         for index in 1...count {
             let shard = try Shard(index: index, count: count)
             readers.append(try MatchesReader(path: byIndex[index]!.path + "/matches.csv", layout: layout,
-                                             expecting: Array(plan.schedule.blocks(shard: shard))))
+                                             expecting: plan.schedule.blocks(shard: shard)))
         }
-        let exists = FileManager.default.fileExists(atPath: directory)
-            && !((try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty ?? true)
-        if exists && !force { throw InputError("\(directory) already holds results; pass --force to replace them") }
+        let lock = try ResultsLock(directory: directory)
+        defer { withExtendedLifetime(lock) {} }
+        // A killed or refused merge's half-written files are not results: drop them.
+        Files.removeLeftovers(in: directory)
+        let contents = ResultsLock.contents(of: directory)
+        if !contents.isEmpty {
+            guard force else { throw InputError("\(directory) already holds results; pass --force to replace them") }
+            guard contents.contains(RunRecord.fileName) else {
+                throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
+                    + "replaces only results; choose another --out, or empty the folder")
+            }
+            for file in TournamentRunner.files(of: plan) + ["report.html"] { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
+        }
 
         // Blocks come back in run order by taking them from the shards in turn.
         let started = RunRecord.now()
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch { throw InputError("cannot create \(directory): \(error.localizedDescription)") }
         let path = directory + "/matches.csv"
         let partial = path + ".partial"
         guard FileManager.default.createFile(atPath: partial, contents: Data(layout.headerLine.utf8)) else {
             throw InputError("cannot write \(partial)")
         }
+        // Whatever stops the merge before the rename, the half-written file goes with it.
+        defer { try? FileManager.default.removeItem(atPath: partial) }
         guard let output = FileHandle(forWritingAtPath: partial) else { throw InputError("cannot write \(partial)") }
         _ = try? output.seekToEnd()
         var tally = Tally(plan: plan)
@@ -95,7 +104,10 @@ public enum TournamentMerge {
                                blocksDone: plan.schedule.blockCount, matchesDone: matches, threads: records.map(\.threads).max() ?? 0,
                                started: started, finished: RunRecord.now(), seconds: seconds, matchesThisSession: 0,
                                matchesPerSecond: seconds > 0 ? Double(matches) / seconds : 0, peakMemoryMB: Files.peakMemoryMB(),
-                               mergedFrom: (1...count).map { byIndex[$0]!.path })
+                               mergedFrom: (1...count).map { byIndex[$0]!.path },
+                               decisionTimes: records.reduce(into: DecisionTimes(entrants: plan.entrantNames.count)) {
+                                   $0.add(DecisionTimes(records: $1.decisionTimes ?? [], entrants: plan.entrantNames))
+                               }.records(entrants: plan.entrantNames))
         try record.write(to: directory)
         return RunResult(directory: directory, blocksPlayed: 0, matchesPlayed: 0, matchesPerSecond: record.matchesPerSecond,
                          threads: record.threads, table: table, notes: ["merged \(count) shards: \(tally.blocks) blocks, \(matches) matches"])

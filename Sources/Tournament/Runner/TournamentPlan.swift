@@ -3,8 +3,9 @@ import LabCore
 /// One seating of one table, set up once (rules, map, a factory per seat) and played
 /// from many seeds, from any thread.
 public protocol SeatedTable: Sendable {
-    /// Plays the match dealt from `dealSeed`, with strategies seeded from `strategySeed`.
-    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer) -> MatchRecord
+    /// Plays the match dealt from `dealSeed`, with strategies seeded from `strategySeed`;
+    /// `timer`, when given, records the time of each decision by seat.
+    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord
 }
 
 /// What the harness keeps of a finished match.

@@ -4,6 +4,11 @@ import LabCore
 /// How to run a checked plan: where, on how many threads, which shard, and what to do
 /// with an existing results folder.
 public struct RunOptions: Sendable {
+    /// The most worker threads a run takes (configs and flags alike): far above any
+    /// machine's cores, low enough that a typo is caught before it makes thousands of
+    /// table sets.
+    public static let maxThreads = 1024
+
     /// The results folder; nil: `results/<name>` (with `-shard-K-of-N` for a shard).
     public var directory: String?
     /// Worker threads; nil: the config's `threads` (0: every core).
@@ -72,21 +77,26 @@ public enum TournamentRunner {
         let directory = directory(for: plan, options: options)
         let layout = MatchesLayout(plan: plan)
         let matchesPath = directory + "/matches.csv"
-        let shardBlocks = Array(plan.schedule.blocks(shard: options.shard))
+        let shardBlocks = plan.schedule.blocks(shard: options.shard)
         let resolved = ResolvedConfig(plan.config)
         let threads = options.threads.map { $0 == 0 ? ProcessInfo.processInfo.activeProcessorCount : $0 }
             ?? (plan.config.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : plan.config.threads)
         var notes: [String] = []
 
-        // 1. The folder: fresh, resumed or replaced; checked before anything is written.
-        let existing = FileManager.default.fileExists(atPath: directory)
-            && !((try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty ?? true)
+        // 1. The folder: held by this process alone (a second writer is refused here),
+        // then fresh, resumed or replaced; checked before anything is written.
+        let lock = try ResultsLock(directory: directory)
+        defer { withExtendedLifetime(lock) {} }
+        Files.removeLeftovers(in: directory)
+        let contents = ResultsLock.contents(of: directory)
+        let existing = !contents.isEmpty
         var done = 0
         // The summaries' totals: the file's blocks on resume, then each block as it is
         // appended (the same rows, in the same order, so the same bytes come out).
         var tally = Tally(plan: plan)
         var startedAt = RunRecord.now()
         var resumedAt: Int?
+        var earlier: RunRecord?
         if existing && options.resume {
             let record = try RunRecord.read(from: directory)
             if let difference = resolved.difference(from: record.config) {
@@ -104,21 +114,33 @@ public enum TournamentRunner {
             done = reader.blocksRead
             resumedAt = done
             startedAt = record.started
+            earlier = record
+            if done == shardBlocks.count && record.status == .complete {
+                // Nothing to play: the record of the run stays as it was (its times, its
+                // speed); only the deterministic summaries are written again.
+                let table = try writeSummaries(tally, to: directory)
+                notes.append("\(directory) is complete (\(done) of \(shardBlocks.count) blocks): nothing to resume")
+                announce(notes, quiet: options.quiet)
+                return RunResult(directory: directory, blocksPlayed: 0, matchesPlayed: 0, matchesPerSecond: 0, threads: threads,
+                                 table: table, notes: notes)
+            }
             notes.append("resuming \(directory) at block \(done) of \(shardBlocks.count)")
         } else if existing && !options.force {
             throw InputError("\(directory) already holds results; pass --resume to finish that run or --force to replace it")
         } else {
             if existing {
-                for file in files(of: plan) + [RunRecord.fileName + ".partial", "report.html"] { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
+                guard contents.contains(RunRecord.fileName) else {
+                    throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
+                        + "replaces only results; choose another --out, or empty the folder")
+                }
+                for file in files(of: plan) + ["report.html"] { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
                 notes.append("replaced the run in \(directory)")
-            }
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw InputError("cannot create \(directory): \(error.localizedDescription)")
+            } else if options.resume {
+                notes.append("warning: --resume: \(directory) holds no run yet; starting it")
             }
             try Files.writeAtomically(layout.headerLine, to: matchesPath)
         }
+        announce(notes, quiet: options.quiet)
 
         var record = RunRecord(config: resolved, shard: options.shard.description, status: .running, blocks: shardBlocks.count,
                                blocksDone: done, matchesDone: done * plan.schedule.matchesPerBlock, threads: threads,
@@ -130,6 +152,7 @@ public enum TournamentRunner {
         guard let output = FileHandle(forWritingAtPath: matchesPath) else { throw InputError("cannot open \(matchesPath) for writing") }
         defer { try? output.close() }
         _ = try? output.seekToEnd()
+        var times = DecisionTimes(records: earlier?.decisionTimes ?? [], entrants: plan.entrantNames)
         let progress = Progress(total: shardBlocks.count, done: done, entrants: plan.entrantNames, quiet: options.quiet,
                                 score: tally.score, played: tally.matches)
         let clock = Date()
@@ -145,7 +168,7 @@ public enum TournamentRunner {
             for _ in 1..<workers { perWorker.append(try make()) }
         }
         let seatings = perWorker
-        ParallelBlocks.run(blocks: Array(shardBlocks[done...]), threads: threads, window: threads * 32,
+        ParallelBlocks.run(blocks: shardBlocks[done...], threads: threads, window: threads * 32,
                            play: { worker, block, buffer in
                                layout.playBlock(block, master: master, seatings: seatings[min(worker, seatings.count - 1)], buffer: &buffer)
                            },
@@ -156,6 +179,7 @@ public enum TournamentRunner {
                                }
                                playedBlocks += 1
                                tally.add(block: played.rows)
+                               times.add(played.decisions)
                                progress.add(block: played.rows, seats: plan.schedule.seats)
                                if let onBlock, let block = played.rows.first?.block {
                                    var sums = [Double](repeating: 0, count: entrantCount)
@@ -190,6 +214,7 @@ public enum TournamentRunner {
         record.matchesThisSession = matches
         record.matchesPerSecond = seconds > 0 ? Double(matches) / seconds : 0
         record.peakMemoryMB = Files.peakMemoryMB()
+        record.decisionTimes = times.records(entrants: plan.entrantNames)
         try record.write(to: directory)
         return RunResult(directory: directory, blocksPlayed: playedBlocks, matchesPlayed: matches,
                          matchesPerSecond: record.matchesPerSecond, threads: threads, table: table, notes: notes)
@@ -206,6 +231,14 @@ public enum TournamentRunner {
             try Files.writeAtomically(board.file(entrantNames: tally.plan.entrantNames), to: directory + "/" + board.spec.file)
         }
         return files.table
+    }
+
+    /// Prints the notes on what happened to the folder at once, on stderr: a long run
+    /// says what it does before it does it. Warnings show even when quiet.
+    static func announce(_ notes: [String], quiet: Bool) {
+        for note in notes where !quiet || note.hasPrefix("warning:") {
+            FileHandle.standardError.write(Data((note + "\n").utf8))
+        }
     }
 
     static func truncate(_ path: String, to length: Int) throws(InputError) {

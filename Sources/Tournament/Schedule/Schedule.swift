@@ -15,9 +15,15 @@ public struct Schedule: Sendable, Equatable {
     public let tables: [[Int]]
     public let blocksPerTable: Int
 
+    /// The largest number of matches a run may have: every match index, block number and
+    /// row count stays far inside `Int` (and the deal seed's `UInt64`) with room for
+    /// sums over them.
+    public static let maxMatches = 1 << 52
+
     /// Every table of the format: round robin, every combination of `seats` different
     /// entrants; gauntlet, the candidate with every combination of `seats - 1` others.
-    /// - Throws: when there are fewer entrants than seats.
+    /// - Throws: when there are fewer entrants than seats, or when the run would have
+    ///   more than ``maxMatches`` matches.
     public init(entrants: Int, seats: Int, format: TournamentFormat, candidate: Int?, blocksPerTable: Int) throws(InputError) {
         precondition(seats >= 1 && blocksPerTable >= 1)
         guard entrants >= seats else {
@@ -33,6 +39,12 @@ public struct Schedule: Sendable, Equatable {
             guard let candidate else { throw InputError("format gauntlet needs a candidate") }
             let field = (0..<entrants).filter { $0 != candidate }
             tables = Self.combinations(of: field, choose: seats - 1).map { [candidate] + $0 }
+        }
+        let (blocks, overBlocks) = tables.count.multipliedReportingOverflow(by: blocksPerTable)
+        let (matches, overMatches) = blocks.multipliedReportingOverflow(by: seats)
+        guard !overBlocks, !overMatches, matches <= Self.maxMatches else {
+            throw InputError("blocks \(blocksPerTable): \(tables.count) tables x \(blocksPerTable) blocks x \(seats) matches is more "
+                + "than the \(Self.maxMatches) matches (2^52) a run can number; expected blocks in 1...\(Self.maxMatches / seats / tables.count)")
         }
     }
 
@@ -57,9 +69,11 @@ public struct Schedule: Sendable, Equatable {
     public static func dealSeed(master: UInt64, block: Int) -> UInt64 { Seeds.match(master, match: UInt64(block)) }
 
     /// The blocks a shard plays, in order: every `count`-th block starting at
-    /// `index - 1` (shards are numbered from 1).
-    public func blocks(shard: Shard) -> StrideTo<Int> {
-        stride(from: shard.index - 1, to: blockCount, by: shard.count)
+    /// `index - 1` (shards are numbered from 1), computed from their position, never
+    /// listed.
+    /// - Complexity: O(1) time and memory, whatever the number of blocks.
+    public func blocks(shard: Shard) -> ShardBlocks {
+        ShardBlocks(offset: shard.index - 1, step: shard.count, total: blockCount)
     }
 
     /// Every way to choose `k` of `items`, in lexicographic order.
@@ -76,6 +90,28 @@ public struct Schedule: Sendable, Equatable {
             pick[i] += 1
             for j in (i + 1)..<k { pick[j] = pick[j - 1] + 1 }
         }
+    }
+}
+
+/// The block numbers a shard plays, in order, by position: block `offset + k * step` at
+/// position k. A collection that holds three numbers, so a run of 10^12 blocks costs no
+/// more memory than a run of ten.
+public struct ShardBlocks: RandomAccessCollection, Sendable, Equatable {
+    public let offset: Int
+    public let step: Int
+    public let count: Int
+
+    init(offset: Int, step: Int, total: Int) {
+        self.offset = offset
+        self.step = step
+        count = offset < total ? (total - offset + step - 1) / step : 0
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public subscript(position: Int) -> Int {
+        precondition(position >= 0 && position < count, "block position out of range")
+        return offset + position * step
     }
 }
 

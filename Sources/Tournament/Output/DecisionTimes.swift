@@ -1,0 +1,116 @@
+import LabCore
+
+/// Per entrant, how many decisions it made and how long they took: a count, a total and
+/// a log-scale histogram (8 buckets per doubling, so a percentile read from it is within
+/// 1/16 of the true value), which adds across blocks, resumed sessions and shards.
+///
+/// Clock figures: they go to `run.json` only, never into the deterministic files.
+struct DecisionTimes: Sendable, Equatable {
+    static let bucketsPerDoubling = 8
+    /// Buckets cover 2^4 ns (16 ns) to 2^44 ns (about 4.9 hours); times outside fall
+    /// into the end buckets.
+    static let lowestDoubling = 4
+    static let bucketCount = 40 * bucketsPerDoubling
+
+    var decisions: [Int]
+    var nanoseconds: [UInt64]
+    /// Per entrant, ``bucketCount`` counts; empty until the entrant's first decision.
+    var histograms: [[UInt64]]
+
+    init(entrants: Int) {
+        decisions = Array(repeating: 0, count: entrants)
+        nanoseconds = Array(repeating: 0, count: entrants)
+        histograms = Array(repeating: [], count: entrants)
+    }
+
+    /// The bucket of a time: 8 per doubling, from 16 ns.
+    static func bucket(ofNanoseconds ns: UInt64) -> Int {
+        guard ns >= 1 << lowestDoubling else { return 0 }
+        let doubling = 63 - ns.leadingZeroBitCount
+        let eighth = Int((ns >> UInt64(doubling - 3)) & 7)
+        return min(bucketCount - 1, (doubling - lowestDoubling) * bucketsPerDoubling + eighth)
+    }
+
+    /// The middle of a bucket, in nanoseconds.
+    static func middle(ofBucket b: Int) -> Double {
+        let doubling = b / bucketsPerDoubling + lowestDoubling, eighth = b % bucketsPerDoubling
+        let low = Double(8 + eighth) * Double(UInt64(1) << UInt64(doubling - 3))
+        let width = Double(UInt64(1) << UInt64(doubling - 3))
+        return low + width / 2
+    }
+
+    mutating func add(entrant: Int, nanoseconds ns: UInt64) {
+        decisions[entrant] += 1
+        nanoseconds[entrant] &+= ns
+        if histograms[entrant].isEmpty { histograms[entrant] = Array(repeating: 0, count: Self.bucketCount) }
+        histograms[entrant][Self.bucket(ofNanoseconds: ns)] += 1
+    }
+
+    /// Adds a match's decisions, the seat of each mapped to its entrant.
+    mutating func add(_ timer: DecisionTimer, entrantOfSeat: [Int]) {
+        for (seat, ns) in zip(timer.seats, timer.nanoseconds) { add(entrant: entrantOfSeat[seat], nanoseconds: ns) }
+    }
+
+    mutating func add(_ other: DecisionTimes) {
+        for e in decisions.indices {
+            decisions[e] += other.decisions[e]
+            nanoseconds[e] &+= other.nanoseconds[e]
+            guard !other.histograms[e].isEmpty else { continue }
+            if histograms[e].isEmpty { histograms[e] = other.histograms[e]; continue }
+            for b in 0..<Self.bucketCount { histograms[e][b] += other.histograms[e][b] }
+        }
+    }
+
+    /// The `q`-quantile of entrant `e`'s decision times in nanoseconds (a bucket's
+    /// middle); nil before its first decision.
+    func quantile(_ q: Double, entrant e: Int) -> Double? {
+        guard decisions[e] > 0, !histograms[e].isEmpty else { return nil }
+        let rank = max(1, Int((q * Double(decisions[e])).rounded(.up)))
+        var seen: UInt64 = 0
+        for (b, count) in histograms[e].enumerated() {
+            seen += count
+            if seen >= UInt64(rank) { return Self.middle(ofBucket: b) }
+        }
+        return Self.middle(ofBucket: Self.bucketCount - 1)
+    }
+
+    /// The `run.json` figures, one per entrant, in config order.
+    func records(entrants names: [String]) -> [DecisionRecord] {
+        names.indices.map { e in
+            let n = decisions[e]
+            let seconds = Double(nanoseconds[e]) / 1e9
+            return DecisionRecord(entrant: names[e], decisions: n, seconds: seconds,
+                                  meanMicroseconds: n > 0 ? Double(nanoseconds[e]) / Double(n) / 1e3 : 0,
+                                  p99Microseconds: (quantile(0.99, entrant: e) ?? 0) / 1e3,
+                                  histogram: histograms[e].enumerated().filter { $0.element > 0 }.map { [$0.offset, Int($0.element)] })
+        }
+    }
+
+    /// Totals read back from `run.json` (a resumed run or a shard), matched to the
+    /// entrants by name; unknown names and bad buckets are ignored (they are clock
+    /// figures, not results).
+    init(records: [DecisionRecord], entrants names: [String]) {
+        self.init(entrants: names.count)
+        for record in records {
+            guard let e = names.firstIndex(of: record.entrant) else { continue }
+            decisions[e] += record.decisions
+            nanoseconds[e] &+= UInt64(max(0, (record.seconds * 1e9).rounded()))
+            for pair in record.histogram where pair.count == 2 && (0..<Self.bucketCount).contains(pair[0]) && pair[1] > 0 {
+                if histograms[e].isEmpty { histograms[e] = Array(repeating: 0, count: Self.bucketCount) }
+                histograms[e][pair[0]] += UInt64(pair[1])
+            }
+        }
+    }
+}
+
+/// One entrant's time per decision in `run.json`: decisions made, seconds spent, the
+/// mean and the 99th percentile per decision, and the histogram they come from
+/// (`[bucket, count]` pairs; bucket b starts at 2^(4 + b/8) x (1 + (b mod 8)/8) ns).
+public struct DecisionRecord: Codable, Equatable, Sendable {
+    public var entrant: String
+    public var decisions: Int
+    public var seconds: Double
+    public var meanMicroseconds: Double
+    public var p99Microseconds: Double
+    public var histogram: [[Int]]
+}

@@ -1,0 +1,83 @@
+import Foundation
+import LabCore
+import Testing
+@testable import Tournament
+
+@Suite("Hardening: schedule by index, atomic writes, decision times")
+struct HardeningTests {
+    @Test("blocks(shard:) computes each shard's blocks by position: the stride's numbers, any size, O(1) memory")
+    func shardBlocksByIndex() throws {
+        let schedule = try Schedule(entrants: 3, seats: 2, format: .roundRobin, candidate: nil, blocksPerTable: 7)
+        for count in 1...5 {
+            for index in 1...count {
+                let blocks = schedule.blocks(shard: try Shard(index: index, count: count))
+                #expect(Array(blocks) == Array(stride(from: index - 1, to: 21, by: count)), "shard \(index)/\(count)")
+            }
+        }
+        let huge = try Schedule(entrants: 3, seats: 2, format: .roundRobin, candidate: nil, blocksPerTable: 1_000_000_000_000)
+        let shard = huge.blocks(shard: try Shard(index: 2, count: 4))
+        #expect(shard.count == 750_000_000_000)
+        #expect(shard[shard.count - 1] == 2_999_999_999_997)
+        #expect(MemoryLayout.size(ofValue: shard) == 3 * MemoryLayout<Int>.size)
+    }
+
+    @Test("a schedule with more matches than it can number is refused, naming blocks and what is accepted")
+    func unrepresentableSchedule() throws {
+        #expect(throws: InputError.self) {
+            _ = try Schedule(entrants: 3, seats: 2, format: .roundRobin, candidate: nil, blocksPerTable: Int.max)
+        }
+        do {
+            _ = try Schedule(entrants: 4, seats: 4, format: .roundRobin, candidate: nil, blocksPerTable: 1 << 51)
+            Issue.record("2^51 blocks of 4 matches were accepted")
+        } catch {
+            #expect(error.message.hasPrefix("blocks 2251799813685248:"))
+            #expect(error.message.contains("expected blocks in 1...1125899906842624"))
+        }
+        _ = try Schedule(entrants: 4, seats: 4, format: .roundRobin, candidate: nil, blocksPerTable: 1 << 50)
+    }
+
+    @Test("a write whose rename fails leaves no .partial file behind")
+    func atomicWriteCleansUp() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-atomic-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The target is a non-empty folder: rename(2) cannot replace it.
+        try FileManager.default.createDirectory(atPath: folder + "/report.html/x", withIntermediateDirectories: true)
+        #expect(throws: InputError.self) { try Files.writeAtomically("<html>", to: folder + "/report.html") }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/report.html.partial"))
+    }
+
+    @Test("decision-time buckets: 8 per doubling from 16 ns; a bucket's middle lies inside it")
+    func buckets() {
+        #expect(DecisionTimes.bucket(ofNanoseconds: 0) == 0)
+        #expect(DecisionTimes.bucket(ofNanoseconds: 16) == 0)
+        #expect(DecisionTimes.bucket(ofNanoseconds: 18) == 1)   // 16 x 9/8
+        #expect(DecisionTimes.bucket(ofNanoseconds: 32) == 8)
+        #expect(DecisionTimes.bucket(ofNanoseconds: 1_000) == 6 * 8 - 1)  // 1000 in [960, 1024)
+        #expect(DecisionTimes.bucket(ofNanoseconds: .max) == DecisionTimes.bucketCount - 1)
+        #expect(DecisionTimes.middle(ofBucket: 0) == 17)    // [16, 18)
+        #expect(DecisionTimes.middle(ofBucket: 47) == 992)
+    }
+
+    @Test("the p99 of known times, and totals that add across blocks and survive run.json")
+    func quantilesAndRecords() {
+        var times = DecisionTimes(entrants: 2)
+        // Entrant 0: 99 decisions of 1,000 ns and one of 1,000,000 ns; entrant 1: none.
+        for _ in 0..<99 { times.add(entrant: 0, nanoseconds: 1_000) }
+        times.add(entrant: 0, nanoseconds: 1_000_000)
+        #expect(times.quantile(0.99, entrant: 0) == 992)
+        #expect(times.quantile(1, entrant: 0)! > 950_000 && times.quantile(1, entrant: 0)! < 1_050_000)
+        #expect(times.quantile(0.99, entrant: 1) == nil)
+        let records = times.records(entrants: ["a", "b"])
+        #expect(records[0].decisions == 100)
+        #expect(records[0].seconds == 0.001099)
+        #expect(abs(records[0].meanMicroseconds - 10.99) < 1e-9)
+        #expect(records[0].p99Microseconds == 0.992)
+        #expect(records[1] == DecisionRecord(entrant: "b", decisions: 0, seconds: 0, meanMicroseconds: 0, p99Microseconds: 0, histogram: []))
+
+        var sum = DecisionTimes(records: records, entrants: ["a", "b"])
+        #expect(sum == times)
+        sum.add(times)
+        #expect(sum.decisions == [200, 0])
+        #expect(sum.quantile(0.99, entrant: 0) == 992)
+    }
+}
