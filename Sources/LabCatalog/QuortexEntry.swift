@@ -54,7 +54,7 @@ struct QuortexEntry: GameEntry {
         let sides = (0..<s.sideAxis.count).map { side in
             "{" + s.seats(ofSide: side).map { "P\($0)" }.joined(separator: ",") + "} joins edges \(s.sideAxis[side])-\(s.sideAxis[side] + 3)"
         }.joined(separator: "; ")
-        let warnings = s.opposedSoloSeats.map { a, b in
+        let warnings = rules.warnings + s.opposedSoloSeats.map { a, b in
             "P\(a) (edge \(s.edges[a])) and P\(b) (edge \(s.edges[b])) play alone on opposite edges: every path between them is a tie"
         }
         return Table(game: game, players: setup.players,

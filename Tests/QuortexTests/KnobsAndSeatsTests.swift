@@ -95,6 +95,74 @@ struct KnobsAndSeatsTests {
         #expect(game.newMatch(seed: 1).actionSpaceSize == game.setup.board.cells.count * 6)
     }
 
+    @Test("the default bag is ceil(cells / 4) of each type: the board's cells or more", arguments: 1...QuortexBoard.maxRadius)
+    func defaultBagCoversTheBoard(radius: Int) throws {
+        let rules = try QuortexRules(settings: [(key: "radius", value: "\(radius)")])
+        let cells = QuortexBoard(radius: radius).cells.count
+        let each = (cells + 3) / 4
+        #expect(rules.bag == [each, each, each, each])
+        #expect(rules.bag.reduce(0, +) >= cells)
+        #expect(rules.warnings.isEmpty)
+        let state = try Q.game(seats: 2, ["radius": "\(radius)"]).newMatch(seed: 1)
+        #expect(state.tilesInBag + 1 == 4 * each, "the match is dealt the default bag")
+    }
+
+    @Test func theDefaultBagIsTenOfEachAtRadiusThreeAndSixteenAtFour() throws {
+        #expect(QuortexRules().bag == [10, 10, 10, 10])
+        #expect(try QuortexRules(settings: [(key: "radius", value: "4")]).bag == [16, 16, 16, 16])
+        #expect(try QuortexRules(settings: [(key: "radius", value: "2")]).bag == [5, 5, 5, 5])
+    }
+
+    @Test func aSetBagIsKeptWhateverTheRadiusAndWhicheverComesFirst() throws {
+        let bagFirst = try QuortexRules(settings: [(key: "bag", value: "10,10,10,10"), (key: "radius", value: "4")])
+        let radiusFirst = try QuortexRules(settings: [(key: "radius", value: "4"), (key: "bag", value: "10,10,10,10")])
+        #expect(bagFirst.bag == [10, 10, 10, 10])
+        #expect(bagFirst == radiusFirst)
+        #expect(bagFirst != (try QuortexRules(settings: [(key: "radius", value: "4")])))
+        #expect(QuortexRules() == (try QuortexRules(settings: [(key: "bag", value: "10,10,10,10")])), "the same game")
+    }
+
+    @Test func aBagSmallerThanTheBoardIsWarnedAbout() throws {
+        let rules = try QuortexRules(settings: [(key: "radius", value: "4"), (key: "bag", value: "10,10,10,10")])
+        let warning = try #require(rules.warnings.first)
+        #expect(rules.warnings.count == 1)
+        for part in ["bag=10,10,10,10", "40 tiles", "61 cells", "radius-4", "16,16,16,16"] { #expect(warning.contains(part), "names \(part)") }
+        #expect(try QuortexRules(settings: [(key: "bag", value: "9,9,9,9")]).warnings.count == 1, "36 tiles for 37 cells")
+    }
+
+    @Test("a bag that covers the board is not warned about", arguments: [
+        ["radius": "3", "bag": "10,10,10,10"], ["radius": "3", "bag": "37,0,0,0"], ["radius": "4", "bag": "16,16,16,16"],
+        ["radius": "4", "bag": "0,0,30,31"], ["radius": "1", "bag": "2,2,2,1"], ["radius": "4"], [:],
+    ])
+    func anAdequateBagIsNotWarnedAbout(settings: [String: String]) throws {
+        let rules = try QuortexRules(settings: settings.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) })
+        #expect(rules.warnings.isEmpty)
+    }
+
+    /// At radius 4 the rule book's 40 tiles ran out before the 61 cells filled, and every
+    /// random game ended with a constraint win for the seat that drew from the empty bag.
+    @Test func randomGamesAtRadiusFourWithTheDefaultBagDoNotRunOutOfTiles() throws {
+        let game = try Q.game(seats: 2, ["radius": "4"])
+        var emptyBag = 0
+        for seed in 0..<12 as Range<UInt64> {
+            var state = game.newMatch(seed: seed)
+            var rng = LabRandom(seed: Seeds.derive(seed, 8))
+            Q.playOut(&state, &rng)
+            if state.endReason == .constraint && state.drawnTile == nil { emptyBag += 1 }
+        }
+        #expect(emptyBag == 0, "games that ended on an empty bag")
+        // The set bag is still honoured (and can run out, as the warning says).
+        let small = try Q.game(seats: 2, ["radius": "4", "bag": "10,10,10,10"])
+        var smallEmpty = 0
+        for seed in 0..<4 as Range<UInt64> {
+            var state = small.newMatch(seed: seed)
+            var rng = LabRandom(seed: Seeds.derive(seed, 8))
+            Q.playOut(&state, &rng)
+            if state.endReason == .constraint && state.drawnTile == nil { smallEmpty += 1 }
+        }
+        #expect(smallEmpty > 0)
+    }
+
     @Test func bagKnobSetsTheMixDealt() throws {
         let state = try Q.game(seats: 2, ["bag": "0,3,0,2"]).newMatch(seed: 4)
         let drawn = try #require(state.drawnTile)

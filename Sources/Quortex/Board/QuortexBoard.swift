@@ -39,6 +39,9 @@ public final class QuortexBoard: Sendable {
     /// The largest radius the fixed-size bitsets hold (127 cells).
     public static let maxRadius = 6
 
+    /// Cells of a board of radius `radius`: 1 + 3R(R + 1).
+    public static func cellCount(radius: Int) -> Int { 1 + 3 * radius * (radius + 1) }
+
     public init(radius: Int) {
         precondition((1...Self.maxRadius).contains(radius), "radius out of range")
         self.radius = radius
