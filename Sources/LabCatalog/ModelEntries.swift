@@ -12,24 +12,47 @@ struct LoadedModel<G: Game>: Sendable {
     let greedy: @Sendable (_ context: StrategyContext<G>, _ samples: Int) -> any Strategy<G>
 }
 
+/// A model compiled into `oplab` from its file under configs/models/, so the default
+/// model works from any folder. `ShippedModels.swift` holds the bytes; it is written by
+/// scripts/embed-shipped-files.sh, and a test checks it against the files.
+package struct ShippedModel: Sendable {
+    /// The file it is compiled from, relative to the package root.
+    package let path: String
+    /// The file's bytes, base64 (line breaks allowed).
+    let base64: String
+
+    /// The value of `model=` (the default) and `evaluator=` that names the game's shipped model.
+    static let keyword = "shipped"
+
+    /// Every shipped model.
+    package static var all: [ShippedModel] { [rail, quortex] }
+
+    /// The file's bytes.
+    package var bytes: [UInt8] { [UInt8](Data(base64Encoded: base64, options: .ignoreUnknownCharacters) ?? Data()) }
+
+    /// How messages name it.
+    var label: String { "the shipped model (\(path))" }
+}
+
 /// How a game's learned value models are loaded, checked, played and trained: the one
 /// place where a game's feature encoder meets the Evaluators module.
 struct ModelSupport<G: Game>: Sendable {
-    /// The shipped model, `configs/models/GAME-mlp.model`.
-    let defaultModel: String
+    /// The shipped model: `model=shipped`, blas-greedy's default, and `evaluator=shipped`.
+    let shipped: ShippedModel
     let load: @Sendable (_ path: String, _ game: G) throws(InputError) -> LoadedModel<G>
     let featureCount: @Sendable (G) -> Int
     /// Plays the teachers, labels the positions and trains a network on them.
     let train: @Sendable (_ game: G, _ teachers: [StrategyFactory<G>], _ request: TrainingRequest,
                           _ log: @escaping @Sendable (String) -> Void) -> ValueModel
 
-    init<E: FeatureEncoder>(defaultModel: String, encoder: @escaping @Sendable (G) -> E) where E.Observation == G.State.Observation {
-        self.defaultModel = defaultModel
+    init<E: FeatureEncoder>(shipped: ShippedModel, encoder: @escaping @Sendable (G) -> E) where E.Observation == G.State.Observation {
+        self.shipped = shipped
         load = { path, game throws(InputError) in
             let encoder = encoder(game)
-            let model = try ModelStore.load(path)
+            let isShipped = path == ShippedModel.keyword
+            let model = try isShipped ? ModelStore.load(shipped) : ModelStore.load(path)
             try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey,
-                            inputs: encoder.featureCount, file: path)
+                            inputs: encoder.featureCount, file: isShipped ? shipped.label : path)
             // Parallelism is across matches: one OpenBLAS thread per worker.
             BLASThreads.pinToOne()
             let network = model.network
@@ -108,6 +131,15 @@ enum ModelStore {
         cache.withLock { $0[path] = (stamp, model) }
         return model
     }
+
+    /// A shipped model, decoded once.
+    static func load(_ shipped: ShippedModel) throws(InputError) -> ValueModel {
+        let key = "\(ShippedModel.keyword):\(shipped.path)"
+        if let hit = cache.withLock({ $0[key] }) { return hit.model }
+        let model = try ValueModel.decode(shipped.bytes, file: shipped.label)
+        cache.withLock { $0[key] = ("", model) }
+        return model
+    }
 }
 
 /// `blas-greedy(model=PATH, samples=K)` for a game with a model.
@@ -117,7 +149,8 @@ enum ModelEntries {
             name: "blas-greedy",
             summary: "one ply on a learned value model: every successor of every legal action, over samples of the hidden parts, evaluated in one batched sgemm pass",
             parameters: [
-                ParameterSpec("model", .text, default: support.defaultModel, "the model file (from `oplab train`)"),
+                ParameterSpec("model", .file(keywords: [ShippedModel.keyword]), default: ShippedModel.keyword,
+                              "the model file (from `oplab train`); shipped: \(support.shipped.path), compiled into oplab"),
                 ParameterSpec("samples", .integer(1...256), default: "8",
                               "draws of the hidden parts and chance (cards, tiles) each action is averaged over"),
             ]

@@ -25,7 +25,7 @@ struct QuortexEntry: GameEntry {
     static let entries: [StrategyEntry<QuortexGame>] = baseEntries + SearchEntries.entries(base: baseEntries, models: models)
         + [ModelEntries.greedy(models)]
 
-    static let models = ModelSupport<QuortexGame>(defaultModel: "configs/models/quortex-mlp.model") { QuortexFeatures(board: $0.setup.board) }
+    static let models = ModelSupport<QuortexGame>(shipped: .quortex) { QuortexFeatures(board: $0.setup.board) }
 
     static let baseEntries: [StrategyEntry<QuortexGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the legal placements") { _, _ in

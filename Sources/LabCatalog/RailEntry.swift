@@ -14,14 +14,15 @@ struct RailEntry: GameEntry {
     var usesMap: Bool { true }
 
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try RailRules(settings: rules) }
-    func checkMap(_ path: String?) throws(InputError) { _ = try RailMapFile.load(path: path ?? RailMapFile.defaultPath) }
+    /// The map at `path`, or the shipped map (compiled in) when nil.
+    func checkMap(_ path: String?) throws(InputError) { _ = try RailMapFile.load(path: path) }
 
     /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`), then the
     /// learned model's greedy player (`blas-greedy`).
     static let entries: [StrategyEntry<RailGame>] = baseEntries + SearchEntries.entries(base: baseEntries, models: models)
         + [ModelEntries.greedy(models)]
 
-    static let models = ModelSupport<RailGame>(defaultModel: "configs/models/rail-mlp.model") { RailFeatures(map: $0.map) }
+    static let models = ModelSupport<RailGame>(shipped: .rail) { RailFeatures(map: $0.map) }
 
     static let baseEntries: [StrategyEntry<RailGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the legal actions") { _, _ in
@@ -45,7 +46,7 @@ struct RailEntry: GameEntry {
 
     func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
-        let map = try RailMapFile.load(path: mapPath ?? RailMapFile.defaultPath)
+        let map = try RailMapFile.load(path: mapPath)
         let game = try RailGame(map: map, rules: try RailRules(settings: rules), seatCount: seats)
         let teachers = try resolve(request.teachers, in: Self.entries, game: game)
         return Self.models.train(game, teachers, request, log)
@@ -53,13 +54,13 @@ struct RailEntry: GameEntry {
 
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {
         let rules = try RailRules(settings: setup.rules)
-        let path = setup.mapPath ?? RailMapFile.defaultPath
-        let map = try RailMapFile.load(path: path)
+        let map = try RailMapFile.load(path: setup.mapPath)
         let game = try RailGame(map: map, rules: rules, seatCount: setup.players.count)
         let factories = try resolve(setup.players, in: Self.entries, game: game)
         let changed = setup.rules.map { "\($0.key)=\($0.value)" }
+        let source = setup.mapPath.map { " (\($0))" } ?? ", \(RailMapFile.shippedName)"
         return Table(game: game, players: setup.players,
-                     setupLines: ["map \(map.name) (\(path)): \(map.cities.count) cities, \(map.railroads.count) railroads",
+                     setupLines: ["map \(map.name)\(source): \(map.cities.count) cities, \(map.railroads.count) railroads",
                                   "rules: " + (changed.isEmpty ? "defaults" : changed.joined(separator: ", "))],
                      loop: playLoop(game, factories), boardCounts: Self.boardCounts(map),
                      marks: { state, seat in [Self.builtRailroads(state, seat: seat)] },

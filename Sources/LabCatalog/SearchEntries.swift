@@ -15,8 +15,8 @@ enum SearchEntries {
             ParameterSpec("reuse", .flag, default: "false", "keep the subtree of the moves played between searches"),
         ]
         if models {
-            list.append(ParameterSpec("evaluator", .text, default: "none",
-                                      "a model file whose values score the leaves (after rolloutDepth actions) instead of the game's estimate"))
+            list.append(ParameterSpec("evaluator", .file(keywords: ["none", ShippedModel.keyword]), default: "none",
+                                      "a model file whose values score the leaves (after rolloutDepth actions) instead of the game's estimate; shipped: the game's shipped model"))
         }
         return list
     }

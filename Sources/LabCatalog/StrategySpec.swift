@@ -18,9 +18,27 @@ public struct StrategySpec: Sendable, Equatable, CustomStringConvertible {
             && zip(l.parameters, r.parameters).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }
 
-    /// The spec written back in canonical form.
+    /// The spec written back in canonical form (``parse(_:)`` reads it back as it is).
     public var description: String {
-        parameters.isEmpty ? name : "\(name)(\(parameters.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")))"
+        parameters.isEmpty ? name : "\(name)(\(parameters.map { "\($0.key)=\(Self.written($0.value))" }.joined(separator: ", ")))"
+    }
+
+    /// `value` as a spec writes it: in double quotes when it would not read back
+    /// unquoted (a comma or an unmatched parenthesis outside parentheses, spaces at either
+    /// end, an opening quote), unless it holds a quote itself.
+    static func written(_ value: String) -> String {
+        var depth = 0
+        var plain = !value.isEmpty && value.first != "\"" && value.trimmingSpaces == value
+        for c in value where plain {
+            if c == "(" {
+                depth += 1
+            } else if c == ")" {
+                if depth == 0 { plain = false } else { depth -= 1 }
+            } else if c == ",", depth == 0 {
+                plain = false
+            }
+        }
+        return plain && depth == 0 || value.contains("\"") ? value : "\"\(value)\""
     }
 
     /// Parses `text`; errors name the position and what was expected.

@@ -50,7 +50,7 @@ struct CatalogTests {
         #expect(mcts.parameters.map(\.defaultValue) == ["800", "0", "1.4", "random", "60", "false", "none", "0"])
         let greedy = try #require(rail.strategies.first { $0.name == "blas-greedy" })
         #expect(greedy.parameters.map(\.name) == ["model", "samples", "epsilon"])
-        #expect(greedy.parameters.map(\.defaultValue) == ["configs/models/rail-mlp.model", "8", "0"])
+        #expect(greedy.parameters.map(\.defaultValue) == ["shipped", "8", "0"])
         #expect(mcts.parameters[3].accepted == "one of random, heuristic, shipped-cpu")
         // A search cannot roll out with itself, and a budget must be positive.
         #expect(throws: InputError.self) { try Catalog.validate("mcts(rollout=mcts)", for: rail) }

@@ -60,12 +60,12 @@ struct MapCheckTests {
         BadMap(kind: "disconnected graph",
                data: json(cities: replacing(cities, 3, #"{"name": "Dd", "lat": 53, "lon": 8}"#)),
                path: "$.railroads", says: "not connected"),
-        BadMap(kind: "length above 6",
-               data: json(railroads: replacing(railroads, 0, #"{"from": "Aa", "to": "Bb", "length": 7, "colour": "red"}"#)),
-               path: "$.railroads[0].length", says: "outside 1...6"),
+        BadMap(kind: "length 5 (the rule book's lengths are 1..4)",
+               data: json(railroads: replacing(railroads, 0, #"{"from": "Aa", "to": "Bb", "length": 5, "colour": "red"}"#)),
+               path: "$.railroads[0].length", says: "outside 1...4"),
         BadMap(kind: "length 0",
                data: json(railroads: replacing(railroads, 1, #"{"from": "Bb", "to": "Cc", "length": 0, "colour": "grey"}"#)),
-               path: "$.railroads[1].length", says: "outside 1...6"),
+               path: "$.railroads[1].length", says: "outside 1...4"),
         BadMap(kind: "bad colour",
                data: json(railroads: replacing(railroads, 0, #"{"from": "Aa", "to": "Bb", "length": 1, "colour": "purple"}"#)),
                path: "$.railroads[0].colour", says: "purple"),
@@ -109,7 +109,72 @@ struct MapCheckTests {
         #expect(message.contains("$.railroads[0].colour"))
     }
 
+    // MARK: The distance rule
+
+    /// The findings of `report` of one severity, by its name (error, warning or info).
+    static func findings(_ report: MapCheckReport, _ severity: String) -> [MapFinding] {
+        report.findings.filter { $0.severity.rawValue == severity }
+    }
+
+    @Test("a railroad whose length breaks the distance rule, not a documented dual path, is a warning")
+    func undocumentedLengthIsAWarning() throws {
+        // Aa-Bb is about 130 km: the rule gives 1 slot.
+        let report = RailMapFile.check(data: Self.json(railroads: Self.replacing(Self.railroads, 0,
+                                                                                #"{"from": "Aa", "to": "Bb", "length": 2, "colour": "red"}"#)))
+        #expect(report.map != nil, "a warning does not make the map invalid: \(report.errors)")
+        let warnings = Self.findings(report, "warning")
+        #expect(warnings.map(\.path) == ["$.railroads[0]"])
+        #expect(warnings.first?.message.contains("the distance rule gives 1") == true, "\(warnings)")
+        #expect(Self.findings(report, "error").isEmpty && Self.findings(report, "info").isEmpty, "\(report.findings)")
+    }
+
+    /// London, Paris, Berlin and Warsaw at their real coordinates, joined as `railroads` say.
+    static func capitals(_ railroads: [String]) -> Data {
+        json(cities: [#"{"name": "London", "lat": 51.5074, "lon": -0.1278}"#, #"{"name": "Paris", "lat": 48.8566, "lon": 2.3522}"#,
+                      #"{"name": "Berlin", "lat": 52.52, "lon": 13.405}"#, #"{"name": "Warsaw", "lat": 52.2297, "lon": 21.0122}"#],
+             railroads: railroads, missions: [#"{"from": "London", "to": "Warsaw"}"#])
+    }
+
+    @Test("the documented dual paths' lengths are information, in either direction")
+    func documentedDualPathsAreInformation() throws {
+        let report = RailMapFile.check(data: Self.capitals([
+            #"{"from": "London", "to": "Paris", "length": 2, "colour": "blue"}"#,
+            #"{"from": "Paris", "to": "London", "length": 2, "colour": "yellow"}"#,
+            #"{"from": "Berlin", "to": "Warsaw", "length": 3, "colour": "red"}"#,
+            #"{"from": "Berlin", "to": "Warsaw", "length": 3, "colour": "green"}"#,
+            #"{"from": "Paris", "to": "Berlin", "length": 4, "colour": "blue"}"#,
+            #"{"from": "Berlin", "to": "Paris", "length": 4, "colour": "yellow"}"#,
+        ]))
+        #expect(report.map != nil, "\(report.errors)")
+        #expect(Self.findings(report, "info").map(\.path) == (0..<6).map { "$.railroads[\($0)]" })
+        #expect(Self.findings(report, "warning").isEmpty, "\(report.findings)")
+    }
+
+    @Test("a documented pair with another length or colour than documented is a warning", arguments: [
+        #"{"from": "London", "to": "Paris", "length": 3, "colour": "blue"}"#,
+        #"{"from": "London", "to": "Paris", "length": 2, "colour": "red"}"#,
+    ])
+    func documentedPairOtherwiseIsAWarning(railroad: String) throws {
+        let report = RailMapFile.check(data: Self.capitals([
+            railroad,
+            #"{"from": "Paris", "to": "Berlin", "length": 2, "colour": "grey"}"#,
+            #"{"from": "Berlin", "to": "Warsaw", "length": 2, "colour": "grey"}"#,
+        ]))
+        #expect(report.map != nil, "\(report.errors)")
+        #expect(Self.findings(report, "warning").map(\.path) == ["$.railroads[0]"], "\(report.findings)")
+        #expect(Self.findings(report, "info").isEmpty, "\(report.findings)")
+    }
+
     // MARK: The shipped map
+
+    @Test("the shipped map has Barcelona at the SRS's coordinates (section 8.2) and checks clean")
+    func shippedMapHasBarcelonaAndChecksClean() throws {
+        let report = RailMapFile.check(path: Rail.mapPath)
+        let map = try #require(report.map, "\(report.errors)")
+        let barcelona = try #require(map.cities.first { $0.name == "Barcelona" })
+        #expect(barcelona.latitude == 41.3874 && barcelona.longitude == 2.1686)
+        #expect(Self.findings(report, "error").isEmpty && Self.findings(report, "warning").isEmpty, "\(report.findings)")
+    }
 
     @Test func shippedMapHas36CitiesAtLeast50RailroadsAndNoErrors() {
         let report = RailMapFile.check(path: Rail.mapPath)

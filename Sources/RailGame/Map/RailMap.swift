@@ -55,8 +55,9 @@ public struct MissionCard: Sendable, Equatable, Hashable {
 
 /// A rail map: cities, railroads and (optionally) an explicit mission list.
 ///
-/// Maps are data: loaded from JSON (``RailMapFile``) and validated, never compiled in.
-/// Built once, shared read-only by every match that uses it.
+/// Maps are data: loaded from JSON (``RailMapFile``) and validated. Only the shipped
+/// map's file is also compiled in, so `oplab` runs from any folder. Built once, shared
+/// read-only by every match that uses it.
 public final class RailMap: Sendable {
     public let name: String
     public let cities: [City]
@@ -72,8 +73,10 @@ public final class RailMap: Sendable {
     public static let maxCities = 64
     public static let maxRailroads = 128
     public static let maxMissions = 64
-    /// The hand limit: a railroad may be at most this long.
+    /// The hand limit: a player holds at most this many cards.
     public static let handLimit = 6
+    /// Railroad lengths the rule book allows ("Components": 1..4 slots).
+    public static let railroadLengths: ClosedRange<Int> = 1...4
     /// Map bounds (rule book): latitude 35..65 N, longitude -10..45 E.
     public static let latitudeBounds: ClosedRange<Double> = 35...65
     public static let longitudeBounds: ClosedRange<Double> = -10...45

@@ -3,7 +3,9 @@ import LabCore
 
 /// One finding of the map checker, with the JSON path it concerns.
 public struct MapFinding: Sendable, Equatable, CustomStringConvertible {
-    public enum Severity: String, Sendable { case error, info }
+    /// `error`: the map is refused. `warning`: the map loads, but breaks a rule of the
+    /// rule book (a length off the distance rule). `info`: a documented exception.
+    public enum Severity: String, Sendable { case error, warning, info }
     public var severity: Severity
     /// JSON path, e.g. `$.railroads[12].to`.
     public var path: String
@@ -19,31 +21,62 @@ public struct MapCheckReport: Sendable {
     public var map: RailMap?
 
     public var errors: [MapFinding] { findings.filter { $0.severity == .error } }
+    public var warnings: [MapFinding] { findings.filter { $0.severity == .warning } }
     public var infos: [MapFinding] { findings.filter { $0.severity == .info } }
 }
 
 /// Reading and validating map files (`configs/maps/*.json`).
 ///
 /// Top-level keys: `name` (optional), `cities` (`name`, `lat`, `lon`), `railroads`
-/// (`from`, `to`, `length` 1...6, `colour` red|blue|yellow|green|black|grey) and
+/// (`from`, `to`, `length` 1...4, `colour` red|blue|yellow|green|black|grey) and
 /// optionally `missions` (`from`, `to`, optional `points`, else the distance buckets).
 public enum RailMapFile {
-    /// The map shipped with the lab.
+    /// The shipped map's file, relative to the package root. `oplab` carries a copy
+    /// compiled in from it (``shippedData``), used when no map is given.
     public static let defaultPath = "configs/maps/train-depot-europe.json"
+
+    /// How messages name the compiled-in shipped map.
+    public static let shippedName = "the shipped map (\(defaultPath))"
+
+    /// The shipped map's bytes: `ShippedMap.swift`, which scripts/embed-shipped-files.sh
+    /// writes from ``defaultPath`` (a test checks the two agree).
+    package static var shippedData: Data { Data(base64Encoded: shippedBase64, options: .ignoreUnknownCharacters) ?? Data() }
 
     static let colourNames = RailColour.allCases.map(\.name)
 
-    /// Loads a valid map or throws an error listing every problem.
-    public static func load(path: String) throws(InputError) -> RailMap {
-        let report = check(path: path)
+    /// Loads the valid map at `path`, or the shipped map when `path` is nil; throws an
+    /// error listing every problem.
+    public static func load(path: String?) throws(InputError) -> RailMap {
+        let report = path.map(check(path:)) ?? check(data: shippedData, file: shippedName)
         guard let map = report.map else {
             let lines = report.errors.map { "  \($0.path): \($0.message)" }.joined(separator: "\n")
-            throw InputError("map \(path) is not valid:\n\(lines)")
+            throw InputError("\(path.map { "map \($0)" } ?? shippedName) is not valid:\n\(lines)")
         }
         return map
     }
 
-    /// Reads and validates a map file, collecting every error and information.
+    /// A dual path the rule book documents ("Components"): its two railroads keep this
+    /// length and these colours even where the distance rule says otherwise.
+    struct DocumentedDualPath {
+        var ends: Set<String>
+        var length: Int
+        var colours: Set<RailColour>
+    }
+
+    /// London-Paris 2 slots blue and yellow; Berlin-Warsaw 3 red and green; Paris-Berlin 4
+    /// blue and yellow.
+    static let documentedDualPaths = [
+        DocumentedDualPath(ends: ["London", "Paris"], length: 2, colours: [.blue, .yellow]),
+        DocumentedDualPath(ends: ["Berlin", "Warsaw"], length: 3, colours: [.red, .green]),
+        DocumentedDualPath(ends: ["Paris", "Berlin"], length: 4, colours: [.blue, .yellow]),
+    ]
+
+    /// Whether a railroad is one of the documented dual paths' railroads as documented.
+    static func isDocumented(_ a: String, _ b: String, length: Int, colour: RailColour) -> Bool {
+        documentedDualPaths.contains { $0.ends == [a, b] && $0.length == length && $0.colours.contains(colour) }
+    }
+
+    /// Reads and validates a map file, collecting every error, warning and information.
     public static func check(path: String) -> MapCheckReport {
         guard let data = FileManager.default.contents(atPath: path) else {
             return MapCheckReport(file: path, findings: [MapFinding(severity: .error, path: "$", message: "cannot read file '\(path)'")], map: nil)
@@ -55,6 +88,7 @@ public enum RailMapFile {
     public static func check(data: Data, file: String = "<memory>") -> MapCheckReport {
         var findings: [MapFinding] = []
         func error(_ path: String, _ message: String) { findings.append(MapFinding(severity: .error, path: path, message: message)) }
+        func warning(_ path: String, _ message: String) { findings.append(MapFinding(severity: .warning, path: path, message: message)) }
         func info(_ path: String, _ message: String) { findings.append(MapFinding(severity: .info, path: path, message: message)) }
 
         let root: Any
@@ -117,12 +151,13 @@ public enum RailMapFile {
                 let a = city(obj["from"], "\(p).from")
                 let b = city(obj["to"], "\(p).to")
                 var length: Int?
+                let lengths = "\(RailMap.railroadLengths.lowerBound)...\(RailMap.railroadLengths.upperBound)"
                 if let l = integer(obj["length"]) {
-                    if (1...RailMap.handLimit).contains(l) { length = l } else {
-                        error("\(p).length", "length \(l) is outside 1...\(RailMap.handLimit) (the hand limit)")
+                    if RailMap.railroadLengths.contains(l) { length = l } else {
+                        error("\(p).length", "length \(l) is outside \(lengths) (the rule book's railroads are 1 to 4 slots long)")
                     }
                 } else {
-                    error("\(p).length", "expected an integer 1...\(RailMap.handLimit)")
+                    error("\(p).length", "expected an integer \(lengths)")
                 }
                 var colour: RailColour?
                 if let c = obj["colour"] as? String, let idx = colourNames.firstIndex(of: c) {
@@ -163,12 +198,18 @@ public enum RailMapFile {
             railroads[y].twin = x
         }
 
-        // Lengths against the Haversine rule: information, so documented exceptions show.
+        // Lengths against the distance rule (rule book, "Components"): the documented dual
+        // paths are exceptions (information); any other railroad off the rule is a warning.
         for (r, rr) in railroads.enumerated() {
             let km = RailMap.distance(cities[rr.from], cities[rr.to])
             let expected = RailMap.ruleLength(km: km)
-            if expected != rr.length {
-                info(railroadPaths[r], "\(cities[rr.from].name)-\(cities[rr.to].name) \(rr.colour.name) has length \(rr.length); the distance rule gives \(expected) (\(Int(km.rounded())) km)")
+            guard expected != rr.length else { continue }
+            let (a, b) = (cities[rr.from].name, cities[rr.to].name)
+            let found = "\(a)-\(b) \(rr.colour.name) has length \(rr.length); the distance rule gives \(expected) (\(Int(km.rounded())) km)"
+            if Self.isDocumented(a, b, length: rr.length, colour: rr.colour) {
+                info(railroadPaths[r], "\(found): a documented dual path")
+            } else {
+                warning(railroadPaths[r], "\(found), and it is not one of the documented dual paths")
             }
         }
 

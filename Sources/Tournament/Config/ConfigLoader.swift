@@ -6,9 +6,22 @@ import Yams
 public struct ConfigDocument: Sendable {
     /// The file the config was read from, as given.
     public let path: String
-    /// The checked config.
+    /// The checked config, its paths as written.
     public let config: TournamentConfig
     let locations: NodeLocations
+
+    /// The folder the config file is in, as an absolute path.
+    public var folder: String {
+        URL(fileURLWithPath: path).absoluteURL.deletingLastPathComponent().standardizedFileURL.path
+    }
+
+    /// A path written in the config (`map:`, a strategy's model file): an absolute path as
+    /// it is, a relative one in the config's ``folder`` (not the current folder), so a
+    /// config works from any folder and names the same files from every one.
+    public func resolve(_ written: String) -> String {
+        guard !written.hasPrefix("/") else { return written }
+        return URL(fileURLWithPath: written, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+    }
 
     /// The "path:line:column" of the YAML node at a field path.
     ///
