@@ -22,10 +22,10 @@ struct ReportTests {
                         "seats": 2, "seed": 18446744073709551615}}
             """,
         "summary.csv": """
-            entrant,strategy,matches,wins,draws,losses,score,score_share,win_rate,win_rate_low,win_rate_high,mean_place,rating,rating_low,rating_high
-            a,heuristic,4,2,1,1,2.5000,0.6250,0.5000,0.1500,0.8500,1.2500,40.0,10.0,70.0
-            b,random,2,1,0,1,1.0000,0.5000,0.5000,0.0900,0.9100,1.5000,0.0,0.0,0.0
-            c,mcts:iterations=50,2,0,1,1,0.5000,0.2500,0.0000,0.0000,0.6600,1.5000,-30.0,-60.0,-5.0
+            entrant,strategy,matches,blocks,wins,draws,losses,score,score_share,score_share_low,score_share_high,win_rate,win_rate_low,win_rate_high,mean_place,mean_place_low,mean_place_high,rating,rating_low,rating_high
+            a,heuristic,4,2,2,1,1,2.5000,0.6250,0.5100,0.7400,0.5000,0.1500,0.8500,1.2500,1.1000,1.4000,40.0,10.0,70.0
+            b,random,2,1,1,0,1,1.0000,0.5000,0.0000,1.0000,0.5000,0.0900,0.9100,1.5000,1.0000,2.0000,0.0,0.0,0.0
+            c,mcts:iterations=50,2,1,0,1,1,0.5000,0.2500,0.0000,1.0000,0.0000,0.0000,0.6600,1.5000,1.0000,2.0000,-30.0,-60.0,-5.0
 
             """,
         "pairwise.csv": """
@@ -158,6 +158,23 @@ struct ReportTests {
                      "complete", "1,235 matches/s", "2026-01-02T03:04:05Z"] {
             #expect(html.contains(fact), "missing \(fact)")
         }
+    }
+
+    @Test("The header's table gives score share, win rate and mean place with their intervals over blocks; an older summary without the score share's and place's intervals still reads")
+    func summaryIntervals() throws {
+        let html = try Self.page()
+        for cell in ["<th>score share (95 %)</th>", "<th>mean place (95 %)</th>", ">0.6250 [0.5100, 0.7400]<", ">0.5000 [0.1500, 0.8500]<",
+                     ">1.250 [1.100, 1.400]<"] {
+            #expect(html.contains(cell), "missing \(cell)")
+        }
+        var files = Self.base
+        files["summary.csv"] = """
+            entrant,strategy,matches,wins,draws,losses,score,score_share,win_rate,win_rate_low,win_rate_high,mean_place,rating,rating_low,rating_high
+            a,heuristic,4,2,1,1,2.5000,0.6250,0.5000,0.1500,0.8500,1.2500,40.0,10.0,70.0
+
+            """
+        let older = try Self.page(files)
+        #expect(older.contains(">0.6250<") && older.contains(">0.5000 [0.1500, 0.8500]<") && older.contains(">1.250<"))
     }
 
     @Test("The footer gives the config as YAML (specs with a colon quoted) and lists the files")

@@ -100,6 +100,205 @@ struct StatisticsTests {
         #expect(none.lower == 0 && none.upper == 1)
     }
 
+    // MARK: Intervals over blocks
+
+    static func sums(_ values: [Double]) -> Intervals.BlockSums {
+        var s = Intervals.BlockSums()
+        for v in values { s.add(v) }
+        return s
+    }
+
+    @Test("A proportion over blocks: Wilson with the design's effective trials p(1-p)/V")
+    func proportionOverBlocksValues() {
+        // One table, block scores 1, 0.5, 0.5, 0: mean 0.5, s² = (1.5 - 2²/4)/3 = 1/6,
+        // V = s²/4 = 1/24, n_eff = 0.25 · 24 = 6. Wilson(3 of 6): z²/n = 0.6402431,
+        // d = 1.6402431, centre 0.5, half = z·sqrt(0.25/6 + z²/144)/d = z·0.2614258/d
+        // = 0.3123837 -> (0.1876163, 0.8123837).
+        let one = Intervals.proportionOverBlocks([Self.sums([1, 0.5, 0.5, 0])])
+        #expect(Self.close(one.mean, 0.5, 1e-12))
+        #expect(Self.close(one.lower, 0.1876163))
+        #expect(Self.close(one.upper, 0.8123837))
+        // Two tables (strata): A = 1, 0.5 and B = 0, 0.5, 0.5, 0. N = 6, mean 2.5/6 = 5/12;
+        // s_A² = (1.25 - 1.5²/2)/1 = 0.125, s_B² = (0.5 - 1/4)/3 = 1/12;
+        // V = (2 · 0.125 + 4/12)/36 = 0.0162037; n_eff = (5/12)(7/12)/V = 15.
+        // Wilson(6.25 of 15): z²/n = 0.2560973, d = 1.2560973, centre = (5/12 + 0.1280486)/d
+        // = 0.4336569, half = z·sqrt(0.0162037 + z²/900)/d = z·0.1430804/d = 0.2232569
+        // -> (0.2104000, 0.6569138).
+        let strata = [Self.sums([1, 0.5]), Self.sums([0, 0.5, 0.5, 0])]
+        let two = Intervals.stratified(strata)
+        #expect(two?.blocks == 6)
+        #expect(Self.close(two?.variance ?? 0, 0.0162037, 1e-7))
+        let interval = Intervals.proportionOverBlocks(strata)
+        #expect(Self.close(interval.lower, 0.2104000))
+        #expect(Self.close(interval.upper, 0.6569138))
+        // A table of one block: its spread is unknown, so the variance pools all blocks:
+        // 1 | 0, 0.5, 0.5, 0 -> mean 0.4, s² = (1.5 - 2²/5)/4 = 0.175, V = 0.035.
+        let pooled = Intervals.stratified([Self.sums([1]), Self.sums([0, 0.5, 0.5, 0])])
+        #expect(Self.close(pooled?.variance ?? 0, 0.035, 1e-12))
+        #expect(Intervals.stratified([Self.sums([1])]) == nil)
+        #expect(Intervals.proportionOverBlocks([Self.sums([0.5])]) == (0.5, 0, 1))
+    }
+
+    @Test("Over blocks: tables that each always give the same result are certain; p = 0 or 1 counts blocks as trials")
+    func proportionOverBlocksEdges() {
+        // Always 1 at table A, always 0 at table B: the stratified variance is 0, so the
+        // interval is the point 0.5 (pooling the blocks would give s² = 10/38 and a wide one).
+        let sure = Intervals.proportionOverBlocks([Self.sums(Array(repeating: 1, count: 10)), Self.sums(Array(repeating: 0, count: 10))])
+        #expect(sure == (0.5, 0.5, 0.5))
+        // Ten blocks all 1: n_eff = 10 blocks, Wilson(10 of 10) = (0.722467, 1) (see wilsonValues).
+        let all = Intervals.proportionOverBlocks([Self.sums(Array(repeating: 1, count: 10))])
+        #expect(Self.close(all.lower, 0.722467))
+        #expect(Self.close(all.upper, 1))
+    }
+
+    @Test("A mean over blocks (mean place): mean ± z·sqrt(V), clamped to the range")
+    func meanOverBlocksValues() {
+        // Block mean places 1, 2, 3, 2: mean 2, s² = 2/3, V = 1/6, half = z·0.4082483
+        // = 0.8001550 -> (1.199845, 2.800155).
+        let m = Intervals.meanOverBlocks([Self.sums([1, 2, 3, 2])], range: 1...3)
+        #expect(Self.close(m.mean, 2, 1e-12))
+        #expect(Self.close(m.lower, 1.199845))
+        #expect(Self.close(m.upper, 2.800155))
+        // 1, 1, 1, 3: mean 1.5, s² = 1, V = 0.25, half 0.979982 -> clamped below at 1.
+        let clamped = Intervals.meanOverBlocks([Self.sums([1, 1, 1, 3])], range: 1...3)
+        #expect(clamped.lower == 1 && Self.close(clamped.upper, 2.479982))
+        #expect(Intervals.meanOverBlocks([], range: 1...4) == (0, 1, 4))
+    }
+
+    // MARK: Summary files over blocks
+
+    /// Never played: the tally is fed rows directly.
+    struct NoTable: SeatedTable {
+        func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
+            fatalError("the tally tests play no matches")
+        }
+    }
+
+    /// A tally of entrants e0, e1, ... fed `blocks` in block order: per block, per rotation,
+    /// the place of each table position (block k is on table k mod T, seat s of rotation
+    /// r holds table position (s + r) mod seats, as the schedule seats them).
+    static func tally(entrants: Int, seats: Int, format: TournamentFormat = .roundRobin, candidate: Int? = nil,
+                      blocks: [[[Int]]]) throws -> Tally {
+        let names = (0..<entrants).map { "e\($0)" }
+        let schedule = try Schedule(entrants: entrants, seats: seats, format: format, candidate: candidate,
+                                    blocksPerTable: max(1, blocks.count))
+        let config = TournamentConfig(name: "t", game: "none", seats: seats,
+                                      entrants: names.map { Entrant(name: $0, strategy: "s") }, format: format,
+                                      candidate: candidate.map { names[$0] }, blocks: max(1, blocks.count))
+        let seatings: [[any SeatedTable]] = schedule.tables.map { _ in Array(repeating: NoTable(), count: seats) }
+        let plan = TournamentPlan(config: config, schedule: schedule, seatings: seatings, columns: [], anchor: nil)
+        var tally = Tally(plan: plan)
+        for (k, block) in blocks.enumerated() {
+            let t = k % schedule.tables.count
+            var rows: [MatchRow] = []
+            for (r, places) in block.enumerated() {
+                let firsts = places.filter { $0 == 1 }.count
+                for s in 0..<seats {
+                    let position = (s + r) % seats
+                    let place = places[position]
+                    rows.append(MatchRow(block: k, match: k * seats + r, table: t, seat: s, entrant: schedule.tables[t][position],
+                                         place: place, result: place != 1 ? .loss : firsts == 1 ? .win : .draw, turns: 1))
+                }
+            }
+            tally.add(block: rows)
+        }
+        return tally
+    }
+
+    /// A CSV file's rows as dictionaries by header name.
+    static func rows(_ text: String) -> [[String: String]] {
+        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(lines[0], $0)) }
+    }
+
+    @Test("Mirrored blocks (each splits 1/2 between equal players) give zero-width intervals, not Wilson's over matches")
+    func mirroredBlocks() throws {
+        // 10 blocks of 2 matches: position 0 wins rotation 0, position 1 rotation 1. Counting
+        // the 20 matches as independent, Wilson(10 of 20) is (0.2993, 0.7007); over blocks
+        // every block's figure is exactly 1/2 (mean place 1.5), so the variance is 0.
+        let tally = try Self.tally(entrants: 2, seats: 2, blocks: Array(repeating: [[1, 2], [2, 1]], count: 10))
+        let summary = Self.rows(tally.files().summary)
+        #expect(summary.count == 2)
+        for row in summary {
+            #expect(row["matches"] == "20" && row["blocks"] == "10", "\(row)")
+            #expect(row["win_rate"] == "0.5000" && row["win_rate_low"] == "0.5000" && row["win_rate_high"] == "0.5000", "\(row)")
+            #expect(row["score_share"] == "0.5000" && row["score_share_low"] == "0.5000" && row["score_share_high"] == "0.5000", "\(row)")
+            #expect(row["mean_place"] == "1.5000" && row["mean_place_low"] == "1.5000" && row["mean_place_high"] == "1.5000", "\(row)")
+        }
+        let pairs = Self.rows(tally.files().pairwise)
+        #expect(pairs.allSatisfy { $0["score_low"] == "0.5000" && $0["score_high"] == "0.5000" && $0["blocks"] == "10" }, "\(pairs)")
+    }
+
+    @Test("Blocks whose matches move together (the deal decides) give a wider interval than Wilson over matches")
+    func correlatedBlocks() throws {
+        // 5 blocks e0 wins both matches, 5 blocks e1 does. Over blocks: values 1 ×5, 0 ×5,
+        // s² = (5 - 25/10)/9 = 0.2777778, V = 0.0277778, n_eff = 0.25/V = 9 (not 20 matches).
+        // Wilson(4.5 of 9): z²/n = 0.4268288, d = 1.4268288, centre 0.5,
+        // half = z·sqrt(0.25/9 + z²/324)/d = z·0.1953286/d = 0.2734708 -> (0.2265292, 0.7734708),
+        // where Wilson(10 of 20) over matches was (0.2992980, 0.7007020).
+        let win: [[Int]] = [[1, 2], [1, 2]], loss: [[Int]] = [[2, 1], [2, 1]]
+        let tally = try Self.tally(entrants: 2, seats: 2, blocks: Array(repeating: win, count: 5) + Array(repeating: loss, count: 5))
+        let row = try #require(Self.rows(tally.files().summary).first)
+        #expect(row["win_rate"] == "0.5000")
+        #expect(row["win_rate_low"] == "0.2265" && row["win_rate_high"] == "0.7735", "\(row)")
+        #expect(row["score_share_low"] == "0.2265" && row["score_share_high"] == "0.7735", "\(row)")
+        // Mean place: block means 1 ×5, 2 ×5, V = 0.0277778, half = z·0.1666667 = 0.3266607.
+        #expect(row["mean_place_low"] == "1.1733" && row["mean_place_high"] == "1.8267", "\(row)")
+    }
+
+    @Test("A gauntlet gives the candidate's line against each opponent: score and Elo with intervals over the blocks where they met")
+    func gauntletLines() throws {
+        // Candidate e0 against e1 (table 0) and e2 (table 1), 2 seats, 10 blocks each. e0 wins
+        // both matches of every block against e1: score 1, over 10 blocks Wilson(10 of 10)
+        // = (0.722467, 1), Elo -400·log10(1/0.722467 - 1) = -400·log10(0.384146) = 166.2, upper clamped to 2400.0.
+        // Against e2 it splits every block: 0.5 [0.5, 0.5], Elo 0.0 [0.0, 0.0].
+        var blocks: [[[Int]]] = []
+        for _ in 0..<10 { blocks += [[[1, 2], [1, 2]], [[1, 2], [2, 1]]] }
+        let tally = try Self.tally(entrants: 3, seats: 2, format: .gauntlet, candidate: 0, blocks: blocks)
+        let files = tally.files()
+        let pairs = Self.rows(files.pairwise)
+        let e1 = try #require(pairs.first { $0["entrant"] == "e0" && $0["opponent"] == "e1" })
+        #expect(e1["score"] == "1.0000" && e1["score_low"] == "0.7225" && e1["score_high"] == "1.0000", "\(e1)")
+        #expect(e1["elo_low"] == "166.2" && e1["elo_high"] == "2400.0" && e1["blocks"] == "10", "\(e1)")
+        let e2 = try #require(pairs.first { $0["entrant"] == "e0" && $0["opponent"] == "e2" })
+        #expect(e2["score_low"] == "0.5000" && e2["score_high"] == "0.5000" && e2["elo"] == "0.0", "\(e2)")
+        // The terminal table ends with the same lines.
+        let table = files.table
+        let title = try #require(table.firstIndex(of: "e0 against each opponent (pairwise.csv):"), "\(table.joined(separator: "\n"))")
+        #expect(table[title + 1].split(separator: " ").map(String.init) == ["opponent", "blocks", "score", "95", "%", "elo", "95", "%"])
+        #expect(table[title + 2].split(separator: " ").map(String.init) == ["e1", "10", "1.0000", "[0.7225,", "1.0000]", "2400.0", "[166.2,", "2400.0]"])
+        #expect(table[title + 3].split(separator: " ").map(String.init) == ["e2", "10", "0.5000", "[0.5000,", "0.5000]", "0.0", "[0.0,", "0.0]"])
+        // The candidate's summary figures count its blocks at both tables (strata): score
+        // share 0.75, table A always 1, table B always 1/2: no spread within a table, so 0.75
+        // [0.75, 0.75]; a round robin has no such lines.
+        let candidate = try #require(Self.rows(files.summary).first)
+        #expect(candidate["blocks"] == "20" && candidate["score_share"] == "0.7500", "\(candidate)")
+        #expect(candidate["score_share_low"] == "0.7500" && candidate["score_share_high"] == "0.7500", "\(candidate)")
+        let roundRobin = try Self.tally(entrants: 2, seats: 2, blocks: [[[1, 2], [2, 1]]])
+        #expect(!roundRobin.files().table.contains { $0.contains("against each opponent") })
+    }
+
+    @Test("A pair that meets at several tables is judged table by table (strata), not as one pool")
+    func pairStrata() throws {
+        // 3-seat gauntlet, candidate e0, field e1, e2, e3: tables [0,1,2], [0,1,3], [0,2,3].
+        // At table 0 e0 finishes ahead of e1 in every match, at table 1 behind: e0's pairwise
+        // score against e1 is 0.5 over 20 blocks, each table without spread, so [0.5, 0.5].
+        // Pooled as one sample (10 blocks of 1, 10 of 0) it would be about [0.29, 0.71].
+        var blocks: [[[Int]]] = []
+        for _ in 0..<10 {
+            blocks.append(Array(repeating: [1, 2, 3], count: 3))  // table 0: e0, e1, e2 in that order
+            blocks.append(Array(repeating: [2, 1, 3], count: 3))  // table 1: e1 first, then e0, e3
+            blocks.append(Array(repeating: [1, 2, 3], count: 3))  // table 2
+        }
+        let tally = try Self.tally(entrants: 4, seats: 3, format: .gauntlet, candidate: 0, blocks: blocks)
+        let pairs = Self.rows(tally.files().pairwise)
+        let line = try #require(pairs.first { $0["entrant"] == "e0" && $0["opponent"] == "e1" })
+        #expect(line["score"] == "0.5000" && line["blocks"] == "20", "\(line)")
+        #expect(line["score_low"] == "0.5000" && line["score_high"] == "0.5000", "\(line)")
+        let back = try #require(pairs.first { $0["entrant"] == "e1" && $0["opponent"] == "e0" })
+        #expect(back["score_low"] == "0.5000" && back["score_high"] == "0.5000", "\(back)")
+    }
+
     // MARK: Pairwise table
 
     @Test("A 4-seat order with a tie gives 6 pairwise games and the right points")

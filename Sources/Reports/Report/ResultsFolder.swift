@@ -12,10 +12,14 @@ struct ResultsFolder {
         var draws: Int
         var losses: Int
         var scoreShare: Double
+        /// The score share's and the mean place's 95 % intervals over blocks; nil in a
+        /// summary.csv written before they were (its header lacks the columns).
+        var scoreShareInterval: (low: Double, high: Double)?
         var winRate: Double
         var winRateLow: Double
         var winRateHigh: Double
         var meanPlace: Double
+        var meanPlaceInterval: (low: Double, high: Double)?
     }
 
     struct Pair {
@@ -53,8 +57,9 @@ struct ResultsFolder {
         var winningFlow: [[Int]]
     }
 
-    static let summaryColumns = ["entrant", "strategy", "matches", "wins", "draws", "losses", "score", "score_share", "win_rate",
-                                 "win_rate_low", "win_rate_high", "mean_place", "rating", "rating_low", "rating_high"]
+    static let summaryColumns = ["entrant", "strategy", "matches", "blocks", "wins", "draws", "losses", "score", "score_share",
+                                 "score_share_low", "score_share_high", "win_rate", "win_rate_low", "win_rate_high", "mean_place",
+                                 "mean_place_low", "mean_place_high", "rating", "rating_low", "rating_high"]
     static let pairwiseColumns = ["entrant", "opponent", "games", "points", "score", "score_low", "score_high", "elo", "elo_low",
                                   "elo_high", "blocks"]
     static let ratingsColumns = ["rank", "entrant", "strategy", "rating", "rating_low", "rating_high", "pairwise_games", "anchor"]
@@ -66,7 +71,7 @@ struct ResultsFolder {
     /// each is.
     static let files: [(name: String, what: String)] = [
         ("run.json", "the resolved config and the run's record"),
-        ("summary.csv", "per entrant: results, win rate, rating"),
+        ("summary.csv", "per entrant: results, score share, win rate and mean place with intervals over blocks, rating"),
         ("pairwise.csv", "per pair of entrants: score with its interval, Elo"),
         ("ratings.csv", "entrants by rating"),
         ("matches.csv", "one row per seat per match"),
@@ -129,13 +134,24 @@ struct ResultsFolder {
                      draws: table.column("draws"), losses: table.column("losses"), share: table.column("score_share"),
                      rate: table.column("win_rate"), low: table.column("win_rate_low"), high: table.column("win_rate_high"),
                      place: table.column("mean_place"))
+        // Optional: the intervals of the score share and the mean place.
+        func optional(_ low: String, _ high: String) throws(InputError) -> (CSVTable.Column, CSVTable.Column)? {
+            table.header.contains(low) && table.header.contains(high) ? (try table.column(low), try table.column(high)) : nil
+        }
+        let shareColumns = try optional("score_share_low", "score_share_high")
+        let placeColumns = try optional("mean_place_low", "mean_place_high")
         var rows: [Summary] = []
         for row in table.rows {
+            var shareInterval: (low: Double, high: Double)?
+            if let (low, high) = shareColumns { shareInterval = (try row.double(low), try row.double(high)) }
+            var placeInterval: (low: Double, high: Double)?
+            if let (low, high) = placeColumns { placeInterval = (try row.double(low), try row.double(high)) }
             rows.append(Summary(entrant: try entrant(row, c.entrant, run: run), matches: try row.count(c.matches),
                                 wins: try row.count(c.wins), draws: try row.count(c.draws), losses: try row.count(c.losses),
-                                scoreShare: try row.double(c.share), winRate: try row.double(c.rate),
-                                winRateLow: try row.double(c.low), winRateHigh: try row.double(c.high),
-                                meanPlace: try row.double(c.place)))
+                                scoreShare: try row.double(c.share), scoreShareInterval: shareInterval,
+                                winRate: try row.double(c.rate), winRateLow: try row.double(c.low),
+                                winRateHigh: try row.double(c.high), meanPlace: try row.double(c.place),
+                                meanPlaceInterval: placeInterval))
         }
         return rows
     }
