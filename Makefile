@@ -19,8 +19,8 @@ test: setup       ## every test suite (Swift Testing)
 bench: setup      ## package-benchmark suites in Benchmarks/
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
 
-strength-check: build  ## SPRT: the shipped rail model's greedy player against the documented CPU; fails unless it is stronger
-	$(OPLAB) sprt rail --candidate blas-greedy --baseline heuristic --elo0 0 --elo1 50 --seed 20261122 \
+strength-check: build  ## SPRT: the shipped rail model's greedy player against the documented CPU; fails unless it is stronger by 50 normalized Elo
+	$(OPLAB) sprt rail --candidate blas-greedy --baseline heuristic --model normalized --elo0 0 --elo1 50 --seed 20261122 \
 		--out results/strength-check --force
 
 map-check: build

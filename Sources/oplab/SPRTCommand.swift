@@ -11,8 +11,10 @@ struct SPRTCommand: ParsableCommand {
         discussion: """
             Plays seat-rotation blocks (game pairs: one deal, seats swapped) of the candidate \
             against the baseline, 2 seats, on every core, and after each block, in block order, \
-            updates the generalised SPRT on the blocks' pentanomial scores (logistic Elo): H0 \
-            elo = --elo0 against H1 elo = --elo1. It stops when the log-likelihood ratio leaves \
+            updates the generalised SPRT on the blocks' pentanomial scores: H0 elo = --elo0 \
+            against H1 elo = --elo1, in normalized Elo (--model normalized, the default, as \
+            fishtest and fastchess) or logistic Elo (--model logistic). It stops when the \
+            log-likelihood ratio leaves \
             [ln(beta/(1-alpha)), ln((1-beta)/alpha)], or at --max-matches. The decision does not \
             depend on --threads. The results folder gets the tournament's files (run.json says \
             `stopped` when the test ended early).
@@ -31,11 +33,14 @@ struct SPRTCommand: ParsableCommand {
     @Option(help: "The strategy spec it must beat.")
     var baseline: String
 
-    @Option(help: "Elo difference under H0.")
+    @Option(help: "Elo difference under H0, on the --model scale.")
     var elo0: Double = 0
 
-    @Option(help: "Elo difference under H1 (above --elo0).")
+    @Option(help: "Elo difference under H1 (above --elo0), on the --model scale.")
     var elo1: Double = 20
+
+    @Option(help: "The Elo scale of --elo0 and --elo1: normalized (fishtest's and fastchess's default) or logistic.")
+    var model: String = SPRTModel.normalized.rawValue
 
     @Option(help: "False-positive rate: accepting H1 when H0 holds (0...0.5).")
     var alpha: Double = 0.05
@@ -70,12 +75,15 @@ struct SPRTCommand: ParsableCommand {
     func run() throws {
         var decision = SPRTDecision.undecided
         try reportingInputErrors {
+            guard let model = SPRTModel(rawValue: model) else {
+                throw InputError("--model \(self.model): expected one of \(SPRTModel.names)")
+            }
             guard elo1 > elo0 else { throw InputError("--elo1 \(elo1) must be above --elo0 \(elo0)") }
             guard alpha > 0 && alpha < 0.5 else { throw InputError("--alpha \(alpha): expected a number in (0, 0.5)") }
             guard beta > 0 && beta < 0.5 else { throw InputError("--beta \(beta): expected a number in (0, 0.5)") }
             guard maxMatches >= 2 else { throw InputError("--max-matches \(maxMatches): expected at least 2 (one block)") }
             guard threads >= 0 else { throw InputError("--threads \(threads): expected 0 (every core) or more") }
-            let settings = SPRTSettings(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta)
+            let settings = SPRTSettings(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta, model: model)
             let ruleSettings = try parseRuleSettings(rules)
             let config = TournamentConfig(
                 name: "sprt-\(game.filter { $0.isLetter || $0.isNumber })", game: game, rules: ruleSettings, map: map, seats: 2,
@@ -84,7 +92,7 @@ struct SPRTCommand: ParsableCommand {
             let plan = try Catalog.plan(config, locate: flagLocator(entrants: ["--candidate", "--baseline"]))
             let quiet = self.quiet
             if !quiet {
-                printError("sprt \(plan.config.game): \(candidate) against \(baseline); H0 elo \(f(elo0)), H1 elo \(f(elo1)), "
+                printError("sprt \(plan.config.game): \(candidate) against \(baseline); \(model.rawValue) elo, H0 \(bound(elo0)), H1 \(bound(elo1)), "
                            + "alpha \(alpha), beta \(beta); bounds \(f(settings.lowerBound, 3)) .. \(f(settings.upperBound, 3)); "
                            + "at most \(plan.config.blocks * 2) matches")
             }
@@ -100,11 +108,10 @@ struct SPRTCommand: ParsableCommand {
                 }
                 return decision != .undecided
             }
-            let (elo, low, high) = counts.elo
             print("\(Self.verdict(decision, settings)) after \(counts.matches) matches (\(counts.blocks) game pairs): "
-                  + "LLR \(f(counts.llr(settings), 3)) in [\(f(settings.lowerBound, 3)), \(f(settings.upperBound, 3))], "
-                  + "elo \(f(elo, 1)) [\(f(low, 1)), \(f(high, 1))], score \(f(counts.mean, 4)), "
-                  + "pentanomial LL, LD, WL+DD, WD, WW \(counts.description); results in \(result.directory)")
+                  + "LLR \(f(counts.llr(settings), 3)) in [\(f(settings.lowerBound, 3)), \(f(settings.upperBound, 3))] "
+                  + "(\(settings.model.rawValue) elo, H0 \(bound(settings.elo0)), H1 \(bound(settings.elo1))), \(Self.estimates(counts)), "
+                  + "score \(f(counts.mean, 4)), pentanomial LL, LD, WL+DD, WD, WW \(counts.description); results in \(result.directory)")
         }
         switch decision {
         case .h1: return
@@ -114,18 +121,31 @@ struct SPRTCommand: ParsableCommand {
     }
 
     static func status(_ counts: Pentanomial, _ settings: SPRTSettings) -> String {
+        "\(counts.matches) matches: LLR \(f(counts.llr(settings), 3)) [\(f(settings.lowerBound, 3)), \(f(settings.upperBound, 3))], "
+            + "\(estimates(counts)), pentanomial \(counts.description)"
+    }
+
+    /// Both Elo estimates with their 95 % intervals: `elo 35.2 [20.1, 50.6], nelo 61.0 [34.7, 87.3]`.
+    static func estimates(_ counts: Pentanomial) -> String {
         let (elo, low, high) = counts.elo
-        return "\(counts.matches) matches: LLR \(f(counts.llr(settings), 3)) [\(f(settings.lowerBound, 3)), \(f(settings.upperBound, 3))], "
-            + "elo \(f(elo, 1)) [\(f(low, 1)), \(f(high, 1))], pentanomial \(counts.description)"
+        let (nelo, nlow, nhigh) = counts.normalizedElo
+        return "elo \(f(elo, 1)) [\(f(low, 1)), \(f(high, 1))], nelo \(f(nelo, 1)) [\(f(nlow, 1)), \(f(nhigh, 1))]"
     }
 
     static func verdict(_ decision: SPRTDecision, _ settings: SPRTSettings) -> String {
         switch decision {
-        case .h1: "H1 accepted: the candidate is stronger (elo >= \(f(settings.elo1)) more likely than \(f(settings.elo0)))"
-        case .h0: "H0 accepted: the candidate is not stronger by \(f(settings.elo1)) elo"
+        case .h1: "H1 accepted: the candidate is stronger (\(settings.model.rawValue) elo >= \(bound(settings.elo1)) more likely than \(bound(settings.elo0)))"
+        case .h0: "H0 accepted: the candidate is not stronger by \(bound(settings.elo1)) \(settings.model.rawValue) elo"
         case .undecided: "no decision"
         }
     }
+}
+
+/// An Elo bound as given, without trailing zeros ("20", "2.5").
+private func bound(_ x: Double) -> String {
+    var text = FixedPoint.text(x, digits: 3)
+    while text.contains(".") && (text.hasSuffix("0") || text.hasSuffix(".")) { text.removeLast() }
+    return text
 }
 
 /// `x` with `digits` decimals ("2.944").

@@ -17,7 +17,8 @@ struct SPRTCLITests {
             let run = try runArray(["sprt", "quortex", "--candidate", "reference", "--baseline", "random", "--threads", threads,
                                     "--seed", "5", "--out", out, "--quiet"])
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stdout.hasPrefix("H1 accepted"), "\(run.stdout)")
+            #expect(run.stdout.hasPrefix("H1 accepted: the candidate is stronger (normalized elo >= 20"), "\(run.stdout)")
+            #expect(run.stdout.contains("] (normalized elo, H0 0, H1 20), elo "), "the model is recorded: \(run.stdout)")
             let pairs = try #require(run.stdout.firstMatch(of: /\((\d+) game pairs\)/).map { Int($0.1)! })
             #expect(pairs < 100, "a 600-elo gap needs few pairs: \(pairs)")
             // Header plus two rows (one per seat) per match, two matches per pair.
@@ -39,14 +40,20 @@ struct SPRTCLITests {
         #expect(short.status == 3, "\(short.stdout) \(short.stderr)")
         #expect(short.stdout.hasPrefix("no decision after 20 matches"), "\(short.stdout)")
         // The same player on both sides plays mirrored pairs (common random numbers):
-        // every pair splits, so H0 comes quickly whatever the seed.
-        for seed in ["2", "17"] {
+        // every pair splits, so the counts are [0, 0, N, 0, 0] whatever the seed, and the
+        // LLR of N split pairs decides when H0 comes. Logistic [0, 20]: fishtest's
+        // LLR_logistic is -2.8934 at 49 pairs and -2.9526 at 50, past ln(1/19) = -2.9444.
+        // Normalized [0, 20] (the default): LLR_normalized is -2.93790 at 446 pairs and
+        // -2.94451 at 447 (the script in SPRTTests.fishtestValues): mirrored pairs say the
+        // t-value is 0, but not more cheaply than any other sample at t = 0.
+        for (seed, model, expected) in [("2", "logistic", 50), ("17", "logistic", 50), ("2", nil, 447)] {
             let same = try runArray(["sprt", "rail", "--candidate", "heuristic", "--baseline", "heuristic", "--seed", seed,
-                                     "--out", root + "/same" + seed, "--quiet"])
+                                     "--out", root + "/same" + seed + (model ?? ""), "--quiet"] + (model.map { ["--model", $0] } ?? []))
             #expect(same.status == 1, "\(same.stdout)")
             let pairs = try #require(same.stdout.firstMatch(of: /\((\d+) game pairs\)/).map { Int($0.1)! })
-            #expect(pairs <= 60, "\(same.stdout)")
+            #expect(pairs == expected, "\(same.stdout)")
             #expect(same.stdout.contains("[0, 0, \(pairs), 0, 0]"), "\(same.stdout)")
+            #expect(same.stdout.contains("(\(model ?? "normalized") elo, H0 0, H1 20)"), "\(same.stdout)")
         }
     }
 
@@ -58,6 +65,8 @@ struct SPRTCLITests {
             (["--candidate", "heuristic", "--baseline", "random", "--alpha", "0.7"], "--alpha 0.7"),
             (["--candidate", "heuristic", "--baseline", "random", "--rule", "turnCap=0"], "--rule: "),
             (["--candidate", "heuristic"], "Missing expected argument '--baseline"),
+            (["--candidate", "heuristic", "--baseline", "random", "--model", "bogus"],
+             "--model bogus: expected one of normalized, logistic"),
           ])
     func badInput(arguments: [String], message: String) throws {
         let scratch = try Scratch("sprt")
