@@ -113,13 +113,14 @@ struct CalibrateCommand: ParsableCommand {
             }
             let path = out ?? "configs/difficulty/\(entry.name).yaml"
             try checkWritable(path, what: "the ladder")
-            let lock = try ResultsLock(directory: folder(of: path))
-            defer { withExtendedLifetime(lock) {} }
             if FileManager.default.fileExists(atPath: path) && !force {
                 throw InputError("--out \(path) exists; pass --force to replace it")
             }
             let referenceSpec = try Catalog.validate(reference, for: entry)
             let ruleSettings = try parseRuleSettings(rules)
+            // One writer at a time in the ladder's folder, once the flags are checked.
+            let lock = try ResultsLock(directory: folder(of: path))
+            defer { withExtendedLifetime(lock) {} }
 
             func spec(_ value: Double) -> String {
                 var s = familySpec

@@ -28,7 +28,8 @@ struct ReportCommand: ParsableCommand {
         try reportingInputErrors {
             // Writing into the results folder: hold it, as every writer of it does.
             let intoFolder = out.map { (folder(of: $0) as NSString).standardizingPath == (directory as NSString).standardizingPath } ?? true
-            let lock = intoFolder && FileManager.default.fileExists(atPath: directory) ? try ResultsLock(directory: directory) : nil
+            let isResults = FileManager.default.fileExists(atPath: directory + "/" + RunRecord.fileName)
+            let lock = intoFolder && isResults ? try ResultsLock(directory: directory) : nil
             defer { withExtendedLifetime(lock) {} }
             let path = try writeReport(directory: directory, out: out)
             print("wrote \(path)")

@@ -112,8 +112,6 @@ struct MergeCommand: ParsableCommand {
         try reportingInputErrors {
             let config = try TournamentMerge.config(of: shards[0])
             let plan = try Catalog.plan(config)
-            let lock = try ResultsLock(directory: out)
-            defer { withExtendedLifetime(lock) {} }
             let result = try TournamentMerge.merge(plan, shards: shards, into: out, force: force)
             for note in result.notes { printError(note) }
             print(result.table.joined(separator: "\n"))
@@ -132,6 +130,8 @@ let reportFailedStatus: Int32 = 4
 /// ``reportFailedStatus``, so a script does not take a missing page for a drawn one.
 func reportAfterRun(_ directory: String, quiet: Bool) throws {
     do {
+        let lock = try ResultsLock(directory: directory)  // already held by a tournament: re-entrant
+        defer { withExtendedLifetime(lock) {} }
         let path = try writeReport(directory: directory)
         if !quiet { printError("report: \(path)") }
     } catch {

@@ -103,15 +103,16 @@ struct TrainCommand: ParsableCommand {
             guard (1...1_024).contains(workers) else { throw InputError("--threads \(workers): expected 1...1024") }
             guard out.hasSuffix(".model") else { throw InputError("--out \(out): a model file name ends in .model") }
             try checkWritable(out, what: "the model")
-            // One writer at a time in the model's folder (two trainings into one file race).
-            let lock = try ResultsLock(directory: folder(of: out))
-            defer { withExtendedLifetime(lock) {} }
             if FileManager.default.fileExists(atPath: out) && !force {
                 throw InputError("--out \(out) exists; pass --force to replace it")
             }
             guard !teachers.isEmpty else { throw InputError("no teacher: give --teacher SPEC (a strategy of \(entry.name); repeatable)") }
             var teacherSpecs: [StrategySpec] = []
             for text in teachers { teacherSpecs.append(try Catalog.validate(text, for: entry)) }
+            // One writer at a time in the model's folder (two trainings into one file race),
+            // taken once the flags are checked: bad input writes nothing.
+            let lock = try ResultsLock(directory: folder(of: out))
+            defer { withExtendedLifetime(lock) {} }
             // The command as run, without the flags that do not change the model.
             var words = Array(CommandLine.arguments.dropFirst())
             for flag in ["--threads", "--quiet", "--force"] {

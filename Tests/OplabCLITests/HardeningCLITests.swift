@@ -57,7 +57,6 @@ struct HardeningCLITests {
             ("tournament --resume", ["tournament", config, "--out", out, "--resume", "--quiet"]),
             ("tournament --force", ["tournament", config, "--out", out, "--force", "--quiet"]),
             ("report", ["report", out]),
-            ("merge --force", ["merge", out, "--out", out, "--force"]),
             ("sprt", ["sprt", "rail", "--candidate", "random", "--baseline", "random", "--out", out, "--force", "--quiet"]),
         ]
         for (label, arguments) in attempts {
@@ -74,20 +73,44 @@ struct HardeningCLITests {
         #expect(resumed.status == 0, "\(resumed.stderr)")
     }
 
+    /// Holds `folder`'s lock in this test process, as another oplab (pid 4242) would.
+    private func holdLock(of folder: String) throws -> Int32 {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let lockFile = folder + "/.oplab.lock"
+        try "4242\n".write(toFile: lockFile, atomically: false, encoding: .utf8)
+        let fd = open(lockFile, O_RDWR)
+        try #require(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return fd
+    }
+
     @Test("train refuses a second writer of its output folder, naming the holder's pid")
     func trainLocksItsOutput() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        // This test process holds the folder's lock file, as another oplab would.
-        let lockFile = scratch(".oplab.lock")
-        try "4242\n".write(toFile: lockFile, atomically: false, encoding: .utf8)
-        let fd = open(lockFile, O_RDWR)
+        let fd = try holdLock(of: scratch.path)
         defer { close(fd) }
-        try #require(flock(fd, LOCK_EX | LOCK_NB) == 0)
         let run = try runArray(["train", "rail", "--teacher", "random", "--matches", "4", "--epochs", "1", "--out", scratch("m.model")])
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains("pid 4242"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch("m.model")))
+    }
+
+    @Test("merge and calibrate refuse an output folder another process holds, naming its pid")
+    func mergeAndCalibrateLock() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let config = try scratch.config(railConfig(blocks: 2))
+        let shards = try runShards(config, in: scratch)
+        let fd = try holdLock(of: scratch("held"))
+        defer { close(fd) }
+        let merge = try runArray(["merge"] + shards + ["--out", scratch("held")])
+        #expect(merge.status == 2, "\(merge.stderr)")
+        #expect(merge.stderr.contains("in use by oplab (pid 4242)"), "\(merge.stderr)")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: scratch("held"))) == [".oplab.lock"])
+        let calibrate = try runArray(["calibrate", "quortex", "--family", "reference", "--knob", "epsilon", "--range", "0..1",
+                                      "--reference", "random", "--targets", "0.5", "--matches", "4", "--out", scratch("held") + "/l.yaml"])
+        #expect(calibrate.status == 2, "\(calibrate.stderr)")
+        #expect(calibrate.stderr.contains("pid 4242"), "\(calibrate.stderr)")
     }
 
     // MARK: Item 2: blocks by index

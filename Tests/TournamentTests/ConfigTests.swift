@@ -293,7 +293,7 @@ struct ConfigErrorTests {
           arguments: [
               RefusedConfig(minimal + "seats: two\n", "config.yaml:6:8: seats: expected an integer >= 1, found 'two'"),
               RefusedConfig(minimal + "blocks: 2.5\n", "config.yaml:6:9: blocks: expected an integer >= 1, found '2.5'"),
-              RefusedConfig(minimal + "threads: [1]\n", "config.yaml:6:10: threads: expected an integer >= 0 (0 = all cores), found a list"),
+              RefusedConfig(minimal + "threads: [1]\n", "config.yaml:6:10: threads: expected an integer in 0...1024 (0 = all cores), found a list"),
               RefusedConfig("name: t\ngame: rail\nentrants: {a: heuristic, b: random}\n",
                             "config.yaml:3:11: entrants: expected a list of entrants, each {name, strategy}, found a mapping"),
               RefusedConfig(minimal + "  - heuristic\n",
@@ -320,7 +320,8 @@ struct ConfigErrorTests {
           arguments: [
               RefusedConfig(minimal + "seats: 0\n", "config.yaml:6:8: seats: expected an integer >= 1, found '0'"),
               RefusedConfig(minimal + "blocks: 0\n", "config.yaml:6:9: blocks: expected an integer >= 1, found '0'"),
-              RefusedConfig(minimal + "threads: -1\n", "config.yaml:6:10: threads: expected an integer >= 0 (0 = all cores), found '-1'"),
+              RefusedConfig(minimal + "threads: -1\n", "config.yaml:6:10: threads: expected an integer in 0...1024 (0 = all cores), found '-1'"),
+              RefusedConfig(minimal + "threads: 5000\n", "config.yaml:6:10: threads: expected an integer in 0...1024 (0 = all cores), found '5000'"),
               RefusedConfig(minimal + "seed: -5\n",
                             "config.yaml:6:7: seed: expected an integer from 0 to 18446744073709551615, found '-5'"),
               RefusedConfig(minimal + "seed: 18446744073709551616\n",

@@ -120,7 +120,7 @@ public enum TournamentRunner {
                 // speed); only the deterministic summaries are written again.
                 let table = try writeSummaries(tally, to: directory)
                 notes.append("\(directory) is complete (\(done) of \(shardBlocks.count) blocks): nothing to resume")
-                announce(notes, quiet: options.quiet)
+                announce(notes)
                 return RunResult(directory: directory, blocksPlayed: 0, matchesPlayed: 0, matchesPerSecond: 0, threads: threads,
                                  table: table, notes: notes)
             }
@@ -140,7 +140,7 @@ public enum TournamentRunner {
             }
             try Files.writeAtomically(layout.headerLine, to: matchesPath)
         }
-        announce(notes, quiet: options.quiet)
+        announce(notes)
 
         var record = RunRecord(config: resolved, shard: options.shard.description, status: .running, blocks: shardBlocks.count,
                                blocksDone: done, matchesDone: done * plan.schedule.matchesPerBlock, threads: threads,
@@ -233,10 +233,10 @@ public enum TournamentRunner {
         return files.table
     }
 
-    /// Prints the notes on what happened to the folder at once, on stderr: a long run
-    /// says what it does before it does it. Warnings show even when quiet.
-    static func announce(_ notes: [String], quiet: Bool) {
-        for note in notes where !quiet || note.hasPrefix("warning:") {
+    /// Prints the notes on what happened to the folder at once, on stderr, even when
+    /// quiet (which silences progress only): a long run says what it does before it does it.
+    static func announce(_ notes: [String]) {
+        for note in notes {
             FileHandle.standardError.write(Data((note + "\n").utf8))
         }
     }
