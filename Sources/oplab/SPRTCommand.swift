@@ -33,28 +33,28 @@ struct SPRTCommand: ParsableCommand {
     @Option(help: "The strategy spec it must beat.")
     var baseline: String
 
-    @Option(help: "Elo difference under H0, on the --model scale.")
+    @Option(parsing: .unconditional, help: "Elo difference under H0, on the --model scale.")
     var elo0: Double = 0
 
-    @Option(help: "Elo difference under H1 (above --elo0), on the --model scale.")
+    @Option(parsing: .unconditional, help: "Elo difference under H1 (above --elo0), on the --model scale.")
     var elo1: Double = 20
 
     @Option(help: "The Elo scale of --elo0 and --elo1: normalized (fishtest's and fastchess's default) or logistic.")
     var model: String = SPRTModel.normalized.rawValue
 
-    @Option(help: "False-positive rate: accepting H1 when H0 holds (0...0.5).")
+    @Option(parsing: .unconditional, help: "False-positive rate: accepting H1 when H0 holds (0...0.5).")
     var alpha: Double = 0.05
 
-    @Option(help: "False-negative rate: accepting H0 when H1 holds (0...0.5).")
+    @Option(parsing: .unconditional, help: "False-negative rate: accepting H0 when H1 holds (0...0.5).")
     var beta: Double = 0.05
 
-    @Option(name: .customLong("max-matches"), help: "Stop undecided after this many matches (rounded up to whole blocks of 2).")
+    @Option(name: .customLong("max-matches"), parsing: .unconditional, help: "Stop undecided after this many matches (rounded up to whole blocks of 2).")
     var maxMatches: Int = 20_000
 
-    @Option(help: "Worker threads (0 = every core).")
+    @Option(parsing: .unconditional, help: "Worker threads (0 = every core).")
     var threads: Int = 0
 
-    @Option(help: "Master seed: the deals and the strategies' seeds.")
+    @Option(parsing: .unconditional, help: "Master seed: the deals and the strategies' seeds.", transform: CommandLineNumbers.seed)
     var seed: UInt64 = 1
 
     @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable).")
@@ -82,7 +82,9 @@ struct SPRTCommand: ParsableCommand {
             guard alpha > 0 && alpha < 0.5 else { throw InputError("--alpha \(alpha): expected a number in (0, 0.5)") }
             guard beta > 0 && beta < 0.5 else { throw InputError("--beta \(beta): expected a number in (0, 0.5)") }
             guard maxMatches >= 2 else { throw InputError("--max-matches \(maxMatches): expected at least 2 (one block)") }
-            guard threads >= 0 else { throw InputError("--threads \(threads): expected 0 (every core) or more") }
+            guard (0...CommandLineNumbers.maxThreads).contains(threads) else {
+                throw InputError("--threads \(threads): expected 0 (every core) to \(CommandLineNumbers.maxThreads)")
+            }
             let settings = SPRTSettings(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta, model: model)
             let ruleSettings = try parseRuleSettings(rules)
             let config = TournamentConfig(

@@ -213,6 +213,20 @@ struct HardeningCLITests {
         #expect(!FileManager.default.fileExists(atPath: scratch("out")))
     }
 
+    @Test("sprt reads negative numbers as values: a negative elo0 is accepted, a negative count refused with what is accepted",
+          arguments: [
+              (["--elo0", "-5", "--elo1", "-10"], "--elo1 -10.0 must be above --elo0 -5.0"),
+              (["--threads", "-1"], "--threads -1: expected 0 (every core) to 1024"),
+              (["--max-matches", "-4"], "--max-matches -4: expected at least 2"),
+              (["--seed", "-1"], "expected a whole number in 0...18446744073709551615"),
+          ])
+    func sprtNumbers(_ flags: [String], _ expected: String) throws {
+        let run = try runArray(["sprt", "rail", "--candidate", "random", "--baseline", "random", "--out", "/nonexistent/x"] + flags)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(expected), "\(run.stderr)")
+        #expect(!run.stderr.contains("Missing value"), "\(run.stderr)")
+    }
+
     @Test("--force on a folder that is neither empty nor a results folder is refused and the folder kept")
     func forceOnForeignFolder() throws {
         let scratch = try Scratch()
