@@ -5,7 +5,9 @@ import LabCore
 public struct MCTSSettings: Sendable, Equatable {
     /// Iterations per move (deterministic; what tests and CI use).
     public var iterations: Int
-    /// A wall-clock budget per move instead of `iterations`, in milliseconds (0: none).
+    /// A wall-clock budget per move instead of `iterations`, in milliseconds (0: none):
+    /// the search runs at least one iteration, then stops after the first iteration that
+    /// ends with the budget spent (read from the search's ``SearchClock``).
     public var millis: Int
     /// UCT exploration constant c.
     public var exploration: Double
@@ -24,6 +26,21 @@ public struct MCTSSettings: Sendable, Equatable {
         self.rolloutDepth = rolloutDepth
         self.reuse = reuse
     }
+}
+
+/// Where a timed search (``MCTSSettings/millis``) reads the time: nanoseconds since a
+/// fixed origin, never decreasing. The search reads it only with a time budget, once
+/// when a search starts and once after each iteration; an `iterations` budget never
+/// reads it.
+public struct SearchClock: Sendable {
+    public let nanoseconds: @Sendable () -> UInt64
+
+    public init(nanoseconds: @escaping @Sendable () -> UInt64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    /// The monotonic clock (`DispatchTime`, unaffected by changes of the wall time).
+    public static let monotonic = SearchClock { DispatchTime.now().uptimeNanoseconds }
 }
 
 /// Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
@@ -72,6 +89,8 @@ public final class MCTS<G: Game>: Strategy {
     private var played: [Int] = []
     /// `logs[n] == log(n)`, grown as availabilities grow (kept between searches).
     private var logs: [Double] = [0]
+    /// The time source of a `millis` budget (read only with one).
+    private let clock: SearchClock
 
     struct Node {
         var action: Int32
@@ -91,10 +110,12 @@ public final class MCTS<G: Game>: Strategy {
     ///     are made once here, one per seat, with seeds of their own.
     ///   - evaluator: values a rollout's end when it is not terminal (nil: the game's
     ///     ``GameState/searchValue(of:)``); with `rolloutDepth` 0 it values the leaf.
+    ///   - clock: where a `millis` budget reads the time (tests hand in a fake one).
     public init(_ context: StrategyContext<G>, settings: MCTSSettings, rollout: StrategyFactory<G>? = nil,
-                evaluator: (any LeafEvaluator<G.State>)? = nil) {
+                evaluator: (any LeafEvaluator<G.State>)? = nil, clock: SearchClock = .monotonic) {
         self.settings = settings
         self.evaluator = evaluator
+        self.clock = clock
         seat = context.seat
         seatCount = context.game.seatCount
         rng = LabRandom(seed: Seeds.derive(context.seed, 0, 0, SeedPurpose.sampling.rawValue))
@@ -139,17 +160,20 @@ public final class MCTS<G: Game>: Strategy {
             nodes.append(Node(action: -1, mover: -1))
             root = 0
         }
-        let clock = settings.millis > 0 ? DispatchTime.now().uptimeNanoseconds : 0
-        var done = 0
-        while true {
-            if settings.millis > 0 {
-                if done % 16 == 0 && DispatchTime.now().uptimeNanoseconds - clock >= UInt64(settings.millis) * 1_000_000 { break }
-            } else if done >= settings.iterations {
-                break
+        if settings.millis > 0 {
+            // A time budget: at least one iteration, then until the budget is spent. The
+            // clock is read once per iteration, which costs far less than the iteration.
+            let budget = UInt64(settings.millis) * 1_000_000
+            let start = clock.nanoseconds()
+            repeat {
+                var state = sample(&rng)
+                iterate(&state)
+            } while clock.nanoseconds() &- start < budget
+        } else {
+            for _ in 0..<settings.iterations {
+                var state = sample(&rng)
+                iterate(&state)
             }
-            var state = sample(&rng)
-            iterate(&state)
-            done += 1
         }
         // The most visited root child among the legal actions (ties: the lower action).
         var best = legal[0], bestVisits: Int32 = -1
@@ -291,8 +315,8 @@ public final class PerfectInformationMCTS<G: Game>: PerfectInformationStrategy {
     let search: MCTS<G>
 
     public init(_ context: StrategyContext<G>, settings: MCTSSettings, rollout: StrategyFactory<G>? = nil,
-                evaluator: (any LeafEvaluator<G.State>)? = nil) {
-        search = MCTS(context, settings: settings, rollout: rollout, evaluator: evaluator)
+                evaluator: (any LeafEvaluator<G.State>)? = nil, clock: SearchClock = .monotonic) {
+        search = MCTS(context, settings: settings, rollout: rollout, evaluator: evaluator, clock: clock)
     }
 
     public func chooseAction(state: G.State, legal: ActionBuffer) -> Int {

@@ -1,6 +1,7 @@
 import LabCore
 import Quortex
 import RailGame
+import Synchronization
 import Testing
 @testable import Search
 
@@ -15,6 +16,27 @@ private func columnPosition(edges: String, radius: Int = 3) throws -> (QuortexGa
     for row in -radius..<radius { state.place(row: row, col: 0, type: 2, rotation: 5) }
     state.setDrawnTile(2)
     return (game, state)
+}
+
+/// A fake ``SearchClock`` for budget tests: each reading returns the time, then moves it
+/// on by `step` nanoseconds; it counts its readings.
+private final class FakeClock: Sendable {
+    private let state = Mutex<(now: UInt64, readings: Int)>((now: 7_000_000_000, readings: 0))
+    private let step: UInt64
+
+    init(step: UInt64) { self.step = step }
+
+    var clock: SearchClock {
+        SearchClock { [self] in
+            state.withLock { s in
+                defer { s.now += step }
+                s.readings += 1
+                return s.now
+            }
+        }
+    }
+
+    var readings: Int { state.withLock { $0.readings } }
 }
 
 @Suite("Monte Carlo tree search")
@@ -37,15 +59,59 @@ struct MCTSTests {
         #expect(search.rootMeans[winning] == 1, "every visit of the winning placement is a win")
     }
 
-    @Test("millis=N is the budget instead of iterations: the search runs for the time, not the count")
-    func timeBudget() throws {
+    @Test("millis=N is the budget instead of iterations: the search stops after the first iteration that ends with it spent",
+          arguments: [(step: 1_000_000, iterations: 1, expected: 50), (step: 1_000_000, iterations: 10_000, expected: 50),
+                      (step: 500_000, iterations: 1, expected: 100), (step: 7_000_000, iterations: 1, expected: 8),
+                      (step: 50_000_000, iterations: 1, expected: 1), (step: 49_999_999, iterations: 1, expected: 2),
+                      (step: 200_000_000, iterations: 800, expected: 1)])
+    func timeBudget(_ step: UInt64, _ iterations: Int, _ expected: Int) throws {
         let (game, state) = try columnPosition(edges: "0,1")
         var legal = ActionBuffer()
         state.legalActions(into: &legal)
-        let search = MCTS(StrategyContext(game: game, seat: 0, seed: 3), settings: MCTSSettings(iterations: 1, millis: 50))
+        // The fake clock moves `step` ns per reading: read once at the start and once after
+        // each iteration, it stands at k steps after iteration k. 50 ms are spent after
+        // ceil(50 ms / step) iterations, and at least one runs.
+        let time = FakeClock(step: step)
+        let search = MCTS(StrategyContext(game: game, seat: 0, seed: 3), settings: MCTSSettings(iterations: iterations, millis: 50),
+                          clock: time.clock)
         _ = search.chooseAction(state.observation(for: 0), legal: legal)
-        // One iteration takes microseconds: 50 ms hold many more than the 1 `iterations` asks.
-        #expect(search.rootVisits.values.reduce(0, +) > 10)
+        #expect(search.rootVisits.values.reduce(0, +) == expected, "every iteration passes through one root child")
+        #expect(time.readings == expected + 1)
+        // A second search starts its budget afresh.
+        _ = search.chooseAction(state.observation(for: 0), legal: legal)
+        #expect(search.rootVisits.values.reduce(0, +) == expected)
+        #expect(time.readings == 2 * (expected + 1))
+    }
+
+    @Test("An iterations budget (millis=0) never reads the clock; mcts-perfect reads the clock it is given")
+    func iterationsBudgetIgnoresTheClock() throws {
+        let (game, state) = try columnPosition(edges: "0,1")
+        var legal = ActionBuffer()
+        state.legalActions(into: &legal)
+        let unused = FakeClock(step: 1_000_000)
+        let search = MCTS(StrategyContext(game: game, seat: 0, seed: 3), settings: MCTSSettings(iterations: 120), clock: unused.clock)
+        _ = search.chooseAction(state.observation(for: 0), legal: legal)
+        #expect(search.rootVisits.values.reduce(0, +) == 120)
+        #expect(unused.readings == 0)
+        let time = FakeClock(step: 2_000_000)
+        let perfect = PerfectInformationMCTS(StrategyContext(game: game, seat: 0, seed: 3), settings: MCTSSettings(millis: 30),
+                                             clock: time.clock)
+        _ = perfect.chooseAction(state: state, legal: legal)
+        #expect(perfect.search.rootVisits.values.reduce(0, +) == 15)
+        #expect(time.readings == 16)
+    }
+
+    @Test("A single legal action is played without searching or reading the clock")
+    func singleLegalAction() throws {
+        let (game, state) = try columnPosition(edges: "0,1")
+        var legal = ActionBuffer()
+        state.legalActions(into: &legal)
+        var one = ActionBuffer()
+        one.append(legal[3])
+        let time = FakeClock(step: 1_000_000)
+        let search = MCTS(StrategyContext(game: game, seat: 0, seed: 3), settings: MCTSSettings(millis: 50), clock: time.clock)
+        #expect(search.chooseAction(state.observation(for: 0), legal: one) == legal[3])
+        #expect(time.readings == 0)
     }
 
     @Test("Same seed, same move and same tree; another seed searches differently")
