@@ -1,6 +1,7 @@
 import Evaluators
 import LabCore
 import Quortex
+import Search
 import Tournament
 
 /// Quortex in the registry.
@@ -22,8 +23,12 @@ struct QuortexEntry: GameEntry {
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try QuortexRules(settings: rules) }
 
     /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`).
-    static let entries: [StrategyEntry<QuortexGame>] = baseEntries + SearchEntries.entries(base: baseEntries, models: models)
-        + [ModelEntries.greedy(models)]
+    static let entries: [StrategyEntry<QuortexGame>] = baseEntries
+        + SearchEntries.entries(base: baseEntries, models: models, defaults: searchDefaults) + [ModelEntries.greedy(models)]
+
+    /// `mcts` defaults for Quortex: no rollouts, every leaf scored by the game's estimate,
+    /// which random rollouts only blur (measured against `reference`: README, "Strategies").
+    static let searchDefaults = MCTSSettings(rolloutDepth: 0)
 
     static let models = ModelSupport<QuortexGame>(shipped: .quortex) { QuortexFeatures(board: $0.setup.board) }
 

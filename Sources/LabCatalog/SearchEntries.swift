@@ -3,16 +3,20 @@ import Search
 
 /// `mcts(...)` and `mcts-perfect(...)` for a game whose other strategies are `base`:
 /// the rollout policy is any of those, by name, with its default parameters.
+///
+/// The parameters' defaults are the game's: each game entry hands in its own
+/// ``MCTSSettings`` (measured against its documented CPU, see the README's
+/// "Strategies"); the Search module's own defaults know no game.
 enum SearchEntries {
-    static func parameters(rollouts: [String], models: Bool) -> [ParameterSpec] {
+    static func parameters(rollouts: [String], models: Bool, defaults: MCTSSettings) -> [ParameterSpec] {
         var list: [ParameterSpec] = [
-            ParameterSpec("iterations", .integer(1...10_000_000), default: "800", "search iterations per move (deterministic)"),
-            ParameterSpec("millis", .integer(0...3_600_000), default: "0", "a time budget per move instead, in ms (0: use iterations)"),
-            ParameterSpec("c", .number(0...100), default: "1.4", "UCT exploration constant"),
+            ParameterSpec("iterations", .integer(1...10_000_000), default: String(defaults.iterations), "search iterations per move (deterministic)"),
+            ParameterSpec("millis", .integer(0...3_600_000), default: String(defaults.millis), "a time budget per move instead, in ms (0: use iterations)"),
+            ParameterSpec("c", .number(0...100), default: ParameterSpec.format(defaults.exploration), "UCT exploration constant"),
             ParameterSpec("rollout", .choice(rollouts), default: "random", "the rollout policy: a strategy of this game"),
-            ParameterSpec("rolloutDepth", .integer(0...100_000), default: "60",
+            ParameterSpec("rolloutDepth", .integer(0...100_000), default: String(defaults.rolloutDepth),
                           "actions per rollout before the game's estimate (or the evaluator) stands in for the result; 0 by default with an evaluator"),
-            ParameterSpec("reuse", .flag, default: "false", "keep the subtree of the moves played between searches"),
+            ParameterSpec("reuse", .flag, default: String(defaults.reuse), "keep the subtree of the moves played between searches"),
         ]
         if models {
             list.append(ParameterSpec("evaluator", .file(keywords: ["none", ShippedModel.keyword]), default: "none",
@@ -21,7 +25,10 @@ enum SearchEntries {
         return list
     }
 
-    static func entries<G: Game>(base: [StrategyEntry<G>], models: ModelSupport<G>? = nil) -> [StrategyEntry<G>] {
+    /// - Parameter defaults: the game's defaults for the parameters not given (the
+    ///   rollout policy's default is always `random`).
+    static func entries<G: Game>(base: [StrategyEntry<G>], models: ModelSupport<G>? = nil,
+                                 defaults: MCTSSettings = MCTSSettings()) -> [StrategyEntry<G>] {
         let rollouts = base.map(\.name)
         @Sendable func setup(_ params: ResolvedParameters, _ game: G) throws(InputError)
             -> (MCTSSettings, StrategyFactory<G>?, (@Sendable () -> any LeafEvaluator<G.State>)?) {
@@ -38,13 +45,13 @@ enum SearchEntries {
         return [
             StrategyEntry(name: "mcts",
                           summary: "information-set Monte Carlo tree search (UCT, vector rewards, samples hidden state from the observation)",
-                          parameters: parameters(rollouts: rollouts, models: models != nil)) { params, game throws(InputError) in
+                          parameters: parameters(rollouts: rollouts, models: models != nil, defaults: defaults)) { params, game throws(InputError) in
                 let (settings, rollout, leaf) = try setup(params, game)
                 return { context in MCTS(context, settings: settings, rollout: rollout, evaluator: leaf?()) }
             },
             StrategyEntry(name: "mcts-perfect",
                           summary: "MCTS that reads the true hidden state: only to measure what hidden information is worth",
-                          parameters: parameters(rollouts: rollouts, models: models != nil)) { params, game throws(InputError) in
+                          parameters: parameters(rollouts: rollouts, models: models != nil, defaults: defaults)) { params, game throws(InputError) in
                 let (settings, rollout, leaf) = try setup(params, game)
                 return { context in PerfectInformationMCTS(context, settings: settings, rollout: rollout, evaluator: leaf?()) }
             },

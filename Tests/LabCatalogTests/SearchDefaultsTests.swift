@@ -1,0 +1,47 @@
+import LabCatalog
+import LabCore
+import Testing
+
+/// Each game's `mcts` defaults are its own, measured against its documented CPU
+/// (README, "Strategies"): Quortex searches without rollouts, rail rolls out 60 actions.
+@Suite("Search defaults per game")
+struct SearchDefaultsTests {
+    /// The `mcts` and `mcts-perfect` defaults `oplab strategies GAME` lists, by parameter.
+    func defaults(_ game: String, _ strategy: String) throws -> [String: String] {
+        let entry = try Catalog.game(named: game)
+        let info = try #require(entry.strategies.first { $0.name == strategy }, "\(game) \(strategy)")
+        return Dictionary(uniqueKeysWithValues: info.parameters.map { ($0.name, $0.defaultValue) })
+    }
+
+    @Test("The catalog lists Quortex's search defaults (rolloutDepth 0) and rail's (rolloutDepth 60)",
+          arguments: ["mcts", "mcts-perfect"])
+    func listedDefaults(_ strategy: String) throws {
+        let quortex = try defaults("quortex", strategy)
+        #expect(quortex["rolloutDepth"] == "0")
+        #expect(quortex["iterations"] == "800" && quortex["c"] == "1.4" && quortex["rollout"] == "random" && quortex["millis"] == "0")
+        let rail = try defaults("rail", strategy)
+        #expect(rail["rolloutDepth"] == "60")
+        #expect(rail["iterations"] == "800" && rail["c"] == "1.4" && rail["rollout"] == "random" && rail["millis"] == "0")
+    }
+
+    /// The actions of the match dealt from `seed` with `players`, in order.
+    func actions(_ game: String, _ players: [String], seed: UInt64) throws -> [String] {
+        let table = try Catalog.game(named: game).makeTable(TableSetup(players: players.map { try StrategySpec.parse($0) }))
+        var buffer = ActionBuffer()
+        var trace: [String] = []
+        _ = table.play(seed: seed, buffer: &buffer) { trace.append("\($0.seat) \($0.action)") }
+        return trace
+    }
+
+    @Test("A Quortex mcts made with no rolloutDepth searches without rollouts: it plays as rolloutDepth=0, not 60",
+          arguments: ["mcts", "mcts-perfect"])
+    func quortexSearchesWithoutRollouts(_ strategy: String) throws {
+        for seed: UInt64 in [3, 4] {
+            let plain = try actions("quortex", ["\(strategy)(iterations=40)", "random"], seed: seed)
+            let noRollouts = try actions("quortex", ["\(strategy)(iterations=40, rolloutDepth=0)", "random"], seed: seed)
+            let rollouts = try actions("quortex", ["\(strategy)(iterations=40, rolloutDepth=60)", "random"], seed: seed)
+            #expect(plain == noRollouts, "seed \(seed)")
+            #expect(plain != rollouts, "seed \(seed)")
+        }
+    }
+}
