@@ -81,3 +81,35 @@ struct HardeningTests {
         #expect(sum.quantile(0.99, entrant: 0) == 992)
     }
 }
+
+/// A 3-seat table whose every match ends with seats 0 and 1 sharing first place.
+private struct SharedFirstTable: SeatedTable {
+    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
+        timer?.record(seat: 0, nanoseconds: 1_000)
+        return MatchRecord(outcome: Outcome(places: [1, 1, 3], endReason: "test", turns: 1), seatColumns: [[], [], []])
+    }
+}
+
+@Suite("The runner's block scores")
+struct BlockScoreTests {
+    @Test("onBlock scores a first place shared by k seats 1/k, as the summaries do (not 1/2)")
+    func sharedFirstPlace() throws {
+        let schedule = try Schedule(entrants: 3, seats: 3, format: .roundRobin, candidate: nil, blocksPerTable: 2)
+        let config = TournamentConfig(name: "shared", game: "none", seats: 3,
+                                      entrants: ["a", "b", "c"].map { Entrant(name: $0, strategy: "s") }, blocks: 2)
+        let plan = TournamentPlan(config: config, schedule: schedule, seatings: [Array(repeating: SharedFirstTable(), count: 3)],
+                                  columns: [], anchor: nil)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-shared-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var seen: [[Double?]] = []
+        _ = try TournamentRunner.run(plan, options: RunOptions(directory: folder, threads: 1, quiet: true)) { _, scores in
+            seen.append(scores)
+            return false
+        }
+        // Each entrant sits in seats 0, 1 and 2 once per block: (1/2 + 1/2 + 0) / 3.
+        #expect(seen.count == 2)
+        let third: Double? = 1.0 / 3
+        let expected: [Double?] = [third, third, third]
+        for scores in seen { #expect(scores == expected) }
+    }
+}

@@ -65,7 +65,8 @@ public enum TournamentRunner {
     /// Runs (or resumes) the plan.
     ///
     /// - Parameter onBlock: called after each block, in block order, with every entrant's
-    ///   mean score over its matches in the block (nil for entrants not at its table);
+    ///   mean score over its matches in the block (1 for a sole first place, 1/k for one
+    ///   shared by k) (nil for entrants not at its table);
     ///   returning true stops the run there (a sequential test): the files then hold
     ///   exactly the blocks up to that one, whatever the thread count, and `run.json`
     ///   says `stopped`.
@@ -184,9 +185,16 @@ public enum TournamentRunner {
                                if let onBlock, let block = played.rows.first?.block {
                                    var sums = [Double](repeating: 0, count: entrantCount)
                                    var counts = [Int](repeating: 0, count: entrantCount)
-                                   for row in played.rows {
-                                       sums[row.entrant] += row.result == .win ? 1 : row.result == .draw ? 0.5 : 0
-                                       counts[row.entrant] += 1
+                                   // A match's score: 1 for a sole first place, 1/k for a first place
+                                   // shared by k seats (statistics.md), as the summaries count it.
+                                   let seats = plan.schedule.seats
+                                   for start in stride(from: 0, to: played.rows.count, by: seats) {
+                                       let match = played.rows[start..<(start + seats)]
+                                       let firsts = match.count { $0.place == 1 }
+                                       for row in match {
+                                           if row.place == 1 { sums[row.entrant] += 1 / Double(firsts) }
+                                           counts[row.entrant] += 1
+                                       }
                                    }
                                    let scores = (0..<entrantCount).map { counts[$0] == 0 ? nil : sums[$0] / Double(counts[$0]) }
                                    if onBlock(block, scores) {
