@@ -9,8 +9,8 @@ public enum Match {
     ///   - buffer: a reusable action buffer (keeps its capacity across matches).
     ///   - observe: called after each action with the state before it, the action and
     ///     the state after it (traces); nil in tournaments.
-    ///   - timer: when given, the time of every decision (the strategy's call, from a
-    ///     monotonic clock) is recorded in it by seat; nil reads no clock.
+    ///   - timer: when given, every decision is counted in it by seat and a fixed sample
+    ///     of them timed (the strategy's call, on a monotonic clock); nil reads no clock.
     /// - Returns: the outcome and the final state (for game-specific figures).
     /// - Complexity: allocation-free per turn once `buffer` has grown to the largest
     ///   legal-action list, as long as the strategies are.
@@ -32,13 +32,13 @@ public enum Match {
             state.legalActions(into: &buffer)
             let seat = state.currentSeat
             let action: Int
-            let started = timer == nil ? nil : ContinuousClock.now
+            let started = timer?.begin(seat: seat) == true ? ContinuousClock.now : nil
             if anyPerfect, let perfect = strategies[seat] as? any PerfectInformationStrategy<G> {
                 action = perfect.chooseAction(state: state, legal: buffer)
             } else {
                 action = strategies[seat].chooseAction(state.observation(for: seat), legal: buffer)
             }
-            if let timer, let started { timer.record(seat: seat, elapsed: started.duration(to: .now)) }
+            if let started { timer?.record(seat: seat, elapsed: started.duration(to: .now)) }
             precondition(buffer.contains(action), "strategy in seat \(seat) chose illegal action \(action)")
             if let observe {
                 let before = state

@@ -46,6 +46,25 @@ struct HardeningTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/report.html.partial"))
     }
 
+    @Test("the timer counts every decision by seat and times each seat's first and every 16th, by position only")
+    func timerSamples() {
+        let timer = DecisionTimer()
+        var timed: [Int] = []
+        // Two seats in turn: seat 0 makes decisions 0, 2, 4, ...; seat 1 makes 1, 3, 5, ...
+        for k in 0..<40 where timer.begin(seat: k % 2) { timed.append(k) }
+        #expect(timed == [0, 1, 32, 33])
+        #expect(timer.decisionsBySeat == [20, 20])
+        timer.removeAll()
+        #expect(timer.decisionsBySeat == [0, 0])
+        // Each seat's phase goes on across matches: seat 0's 32nd decision is the next timed.
+        var next: [Int] = []
+        for k in 20..<40 where timer.begin(seat: 0) { next.append(k) }
+        #expect(next == [32])
+        // A phase of 21 (5 modulo 16) lets each seat's first 5 decisions pass.
+        let late = DecisionTimer(phase: 21)
+        #expect((0..<24).filter { _ in late.begin(seat: 0) } == [5, 21])
+    }
+
     @Test("decision-time buckets: 8 per doubling from 16 ns; a bucket's middle lies inside it")
     func buckets() {
         #expect(DecisionTimes.bucket(ofNanoseconds: 0) == 0)
@@ -61,23 +80,29 @@ struct HardeningTests {
     @Test("the p99 of known times, and totals that add across blocks and survive run.json")
     func quantilesAndRecords() {
         var times = DecisionTimes(entrants: 2)
-        // Entrant 0: 99 decisions of 1,000 ns and one of 1,000,000 ns; entrant 1: none.
+        // Entrant 0: 1,600 decisions, of which 99 timed at 1,000 ns and one at 1,000,000 ns;
+        // entrant 1: none.
+        times.decisions[0] = 1_600
         for _ in 0..<99 { times.add(entrant: 0, nanoseconds: 1_000) }
         times.add(entrant: 0, nanoseconds: 1_000_000)
         #expect(times.quantile(0.99, entrant: 0) == 992)
         #expect(times.quantile(1, entrant: 0)! > 950_000 && times.quantile(1, entrant: 0)! < 1_050_000)
         #expect(times.quantile(0.99, entrant: 1) == nil)
         let records = times.records(entrants: ["a", "b"])
-        #expect(records[0].decisions == 100)
-        #expect(records[0].seconds == 0.001099)
+        #expect(records[0].decisions == 1_600)
+        #expect(records[0].sampled == 100)
+        #expect(records[0].sampledSeconds == 0.001099)
+        #expect(abs(records[0].seconds - 0.017584) < 1e-12)   // 10.99 µs x 1,600
         #expect(abs(records[0].meanMicroseconds - 10.99) < 1e-9)
         #expect(records[0].p99Microseconds == 0.992)
-        #expect(records[1] == DecisionRecord(entrant: "b", decisions: 0, seconds: 0, meanMicroseconds: 0, p99Microseconds: 0, histogram: []))
+        #expect(records[1] == DecisionRecord(entrant: "b", decisions: 0, seconds: 0, meanMicroseconds: 0, p99Microseconds: 0,
+                                             sampled: 0, sampledSeconds: 0, histogram: []))
 
         var sum = DecisionTimes(records: records, entrants: ["a", "b"])
         #expect(sum == times)
         sum.add(times)
-        #expect(sum.decisions == [200, 0])
+        #expect(sum.decisions == [3_200, 0])
+        #expect(sum.sampled == [200, 0])
         #expect(sum.quantile(0.99, entrant: 0) == 992)
     }
 }

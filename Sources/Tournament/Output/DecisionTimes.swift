@@ -1,8 +1,9 @@
 import LabCore
 
-/// Per entrant, how many decisions it made and how long they took: a count, a total and
-/// a log-scale histogram (8 buckets per doubling, so a percentile read from it is within
-/// 1/16 of the true value), which adds across blocks, resumed sessions and shards.
+/// Per entrant, how many decisions it made and how long they took: the count of every
+/// decision, and over the timed sample (``DecisionTimer``) a count, a total and a
+/// log-scale histogram (8 buckets per doubling, so a percentile read from it is within
+/// 1/16 of the sample's), all of which add across blocks, resumed sessions and shards.
 ///
 /// Clock figures: they go to `run.json` only, never into the deterministic files.
 struct DecisionTimes: Sendable, Equatable {
@@ -12,13 +13,17 @@ struct DecisionTimes: Sendable, Equatable {
     static let lowestDoubling = 4
     static let bucketCount = 40 * bucketsPerDoubling
 
+    /// Every decision, timed or not.
     var decisions: [Int]
+    /// The timed decisions and their total time.
+    var sampled: [Int]
     var nanoseconds: [UInt64]
-    /// Per entrant, ``bucketCount`` counts; empty until the entrant's first decision.
+    /// Per entrant, ``bucketCount`` counts of timed decisions; empty until the first.
     var histograms: [[UInt64]]
 
     init(entrants: Int) {
         decisions = Array(repeating: 0, count: entrants)
+        sampled = decisions
         nanoseconds = Array(repeating: 0, count: entrants)
         histograms = Array(repeating: [], count: entrants)
     }
@@ -39,8 +44,9 @@ struct DecisionTimes: Sendable, Equatable {
         return low + width / 2
     }
 
+    /// Adds a timed decision (count it with ``decisions`` separately).
     mutating func add(entrant: Int, nanoseconds ns: UInt64) {
-        decisions[entrant] += 1
+        sampled[entrant] += 1
         nanoseconds[entrant] &+= ns
         if histograms[entrant].isEmpty { histograms[entrant] = Array(repeating: 0, count: Self.bucketCount) }
         histograms[entrant][Self.bucket(ofNanoseconds: ns)] += 1
@@ -48,12 +54,14 @@ struct DecisionTimes: Sendable, Equatable {
 
     /// Adds a match's decisions, the seat of each mapped to its entrant.
     mutating func add(_ timer: DecisionTimer, entrantOfSeat: [Int]) {
+        for (seat, count) in timer.decisionsBySeat.enumerated() { decisions[entrantOfSeat[seat]] += count }
         for (seat, ns) in zip(timer.seats, timer.nanoseconds) { add(entrant: entrantOfSeat[seat], nanoseconds: ns) }
     }
 
     mutating func add(_ other: DecisionTimes) {
         for e in decisions.indices {
             decisions[e] += other.decisions[e]
+            sampled[e] += other.sampled[e]
             nanoseconds[e] &+= other.nanoseconds[e]
             guard !other.histograms[e].isEmpty else { continue }
             if histograms[e].isEmpty { histograms[e] = other.histograms[e]; continue }
@@ -61,11 +69,11 @@ struct DecisionTimes: Sendable, Equatable {
         }
     }
 
-    /// The `q`-quantile of entrant `e`'s decision times in nanoseconds (a bucket's
-    /// middle); nil before its first decision.
+    /// The `q`-quantile of entrant `e`'s timed decisions in nanoseconds (a bucket's
+    /// middle); nil before its first.
     func quantile(_ q: Double, entrant e: Int) -> Double? {
-        guard decisions[e] > 0, !histograms[e].isEmpty else { return nil }
-        let rank = max(1, Int((q * Double(decisions[e])).rounded(.up)))
+        guard sampled[e] > 0, !histograms[e].isEmpty else { return nil }
+        let rank = max(1, Int((q * Double(sampled[e])).rounded(.up)))
         var seen: UInt64 = 0
         for (b, count) in histograms[e].enumerated() {
             seen += count
@@ -77,11 +85,10 @@ struct DecisionTimes: Sendable, Equatable {
     /// The `run.json` figures, one per entrant, in config order.
     func records(entrants names: [String]) -> [DecisionRecord] {
         names.indices.map { e in
-            let n = decisions[e]
-            let seconds = Double(nanoseconds[e]) / 1e9
-            return DecisionRecord(entrant: names[e], decisions: n, seconds: seconds,
-                                  meanMicroseconds: n > 0 ? Double(nanoseconds[e]) / Double(n) / 1e3 : 0,
-                                  p99Microseconds: (quantile(0.99, entrant: e) ?? 0) / 1e3,
+            let mean = sampled[e] > 0 ? Double(nanoseconds[e]) / Double(sampled[e]) : 0
+            return DecisionRecord(entrant: names[e], decisions: decisions[e], seconds: mean * Double(decisions[e]) / 1e9,
+                                  meanMicroseconds: mean / 1e3, p99Microseconds: (quantile(0.99, entrant: e) ?? 0) / 1e3,
+                                  sampled: sampled[e], sampledSeconds: Double(nanoseconds[e]) / 1e9,
                                   histogram: histograms[e].enumerated().filter { $0.element > 0 }.map { [$0.offset, Int($0.element)] })
         }
     }
@@ -93,8 +100,9 @@ struct DecisionTimes: Sendable, Equatable {
         self.init(entrants: names.count)
         for record in records {
             guard let e = names.firstIndex(of: record.entrant) else { continue }
-            decisions[e] += record.decisions
-            nanoseconds[e] &+= UInt64(max(0, (record.seconds * 1e9).rounded()))
+            decisions[e] += max(0, record.decisions)
+            sampled[e] += max(0, record.sampled)
+            nanoseconds[e] &+= UInt64(max(0, (record.sampledSeconds * 1e9).rounded()))
             for pair in record.histogram where pair.count == 2 && (0..<Self.bucketCount).contains(pair[0]) && pair[1] > 0 {
                 if histograms[e].isEmpty { histograms[e] = Array(repeating: 0, count: Self.bucketCount) }
                 histograms[e][pair[0]] += UInt64(pair[1])
@@ -103,8 +111,9 @@ struct DecisionTimes: Sendable, Equatable {
     }
 }
 
-/// One entrant's time per decision in `run.json`: decisions made, seconds spent, the
-/// mean and the 99th percentile per decision, and the histogram they come from
+/// One entrant's time per decision in `run.json`: decisions made, seconds spent (the
+/// mean times the decisions), the mean and the 99th percentile per decision, and what
+/// they come from: the timed sample (one decision in 16), its total and its histogram
 /// (`[bucket, count]` pairs; bucket b starts at 2^(4 + b/8) x (1 + (b mod 8)/8) ns).
 public struct DecisionRecord: Codable, Equatable, Sendable {
     public var entrant: String
@@ -112,5 +121,7 @@ public struct DecisionRecord: Codable, Equatable, Sendable {
     public var seconds: Double
     public var meanMicroseconds: Double
     public var p99Microseconds: Double
+    public var sampled: Int
+    public var sampledSeconds: Double
     public var histogram: [[Int]]
 }

@@ -43,7 +43,7 @@ struct MatchesLayout: Sendable {
         bytes.reserveCapacity(rowsPerBlock * 128)
         var rows: [MatchRow] = []
         rows.reserveCapacity(rowsPerBlock)
-        let timer = DecisionTimer()
+        let timer = DecisionTimer(phase: block)
         var decisions = DecisionTimes(entrants: plan.config.entrants.count)
         for rotation in 0..<schedule.matchesPerBlock {
             // Common random numbers: every rotation gives seat s the same strategy stream
