@@ -2,7 +2,8 @@
 /// play loop records when a tournament asks (``Match/play(_:seed:strategies:buffer:observe:timer:)``).
 ///
 /// Reading a clock costs about 35 ns here, twice per decision, while a documented rail
-/// CPU decides in about 150 ns: timing every decision would slow a tournament by a third.
+/// CPU decides in about 150 ns: timing every decision slowed the quickstart by a third
+/// (one in 16: by a tenth).
 /// So every decision is counted, and one in ``sampleInterval`` of each seat (by its
 /// position in the seat's sequence of decisions, never by anything it depends on) is
 /// timed; the mean and the percentiles come from the sample, the time spent is the mean
@@ -12,13 +13,16 @@
 /// per-entrant figures for `run.json` only. One thread uses a timer at a time.
 public final class DecisionTimer {
     /// One decision in this many is timed.
-    public static let sampleInterval = 16
+    public static let sampleInterval = 64
 
     /// The most seats a timer counts.
     public static let maxSeats = 64
 
     /// Decisions made, by seat up to the highest seat seen (all of them, timed or not).
     public var decisionsBySeat: [Int] { (0..<seatsSeen).map { counts[$0] } }
+
+    /// Decisions `seat` made (0 for a seat past ``maxSeats``).
+    public func decisions(ofSeat seat: Int) -> Int { seat >= 0 && seat < Self.maxSeats ? counts[seat] : 0 }
     /// The timed decisions in play order: the mover's seat and the nanoseconds it took.
     public private(set) var seats: [Int] = []
     public private(set) var nanoseconds: [UInt64] = []

@@ -287,9 +287,9 @@ struct HardeningCLITests {
             #expect(abs(mean * Double(n) / 1e6 - seconds) <= seconds * 1e-6, "mean x decisions is the time spent: \(t)")
             #expect(abs(mean * Double(sampled) / 1e6 - sampledSeconds) <= sampledSeconds * 1e-6, "the mean is the sample's: \(t)")
             #expect(histogram.reduce(0) { $0 + $1[1] } == sampled, "the histogram counts every timed decision: \(t)")
-            // One in 16 of each seat's decisions in a block, from a phase set by the block:
-            // within one decision of n/16 per seat and block (5 blocks, 2 tables, 2 seats).
-            #expect(abs(sampled - n / 16) <= 20, "one decision in 16 is timed: \(t)")
+            // One in 64 of each seat's decisions in a block, from a phase set by the block:
+            // within one decision of n/64 per seat and block (5 blocks, 2 tables, 2 seats).
+            #expect(abs(sampled - n / 64) <= 20, "one decision in 64 is timed: \(t)")
             decisions += n
         }
         // Every action of every match is one decision of its mover.

@@ -46,23 +46,25 @@ struct HardeningTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/report.html.partial"))
     }
 
-    @Test("the timer counts every decision by seat and times each seat's first and every 16th, by position only")
+    @Test("the timer counts every decision by seat and times each seat's first and every 64th, by position only")
     func timerSamples() {
+        #expect(DecisionTimer.sampleInterval == 64)
         let timer = DecisionTimer()
         var timed: [Int] = []
         // Two seats in turn: seat 0 makes decisions 0, 2, 4, ...; seat 1 makes 1, 3, 5, ...
-        for k in 0..<40 where timer.begin(seat: k % 2) { timed.append(k) }
-        #expect(timed == [0, 1, 32, 33])
-        #expect(timer.decisionsBySeat == [20, 20])
+        for k in 0..<140 where timer.begin(seat: k % 2) { timed.append(k) }
+        #expect(timed == [0, 1, 128, 129])
+        #expect(timer.decisionsBySeat == [70, 70])
+        #expect(timer.decisions(ofSeat: 1) == 70 && timer.decisions(ofSeat: 5) == 0)
         timer.removeAll()
         #expect(timer.decisionsBySeat == [0, 0])
-        // Each seat's phase goes on across matches: seat 0's 32nd decision is the next timed.
+        // Each seat's phase goes on across matches: seat 0's 128th decision is the next timed.
         var next: [Int] = []
-        for k in 20..<40 where timer.begin(seat: 0) { next.append(k) }
-        #expect(next == [32])
-        // A phase of 21 (5 modulo 16) lets each seat's first 5 decisions pass.
-        let late = DecisionTimer(phase: 21)
-        #expect((0..<24).filter { _ in late.begin(seat: 0) } == [5, 21])
+        for k in 70..<140 where timer.begin(seat: 0) { next.append(k) }
+        #expect(next == [128])
+        // A phase of 69 (5 modulo 64) lets each seat's first 5 decisions pass.
+        let late = DecisionTimer(phase: 69)
+        #expect((0..<80).filter { _ in late.begin(seat: 0) } == [5, 69])
     }
 
     @Test("decision-time buckets: 8 per doubling from 16 ns; a bucket's middle lies inside it")
@@ -80,7 +82,7 @@ struct HardeningTests {
     @Test("the p99 of known times, and totals that add across blocks and survive run.json")
     func quantilesAndRecords() {
         var times = DecisionTimes(entrants: 2)
-        // Entrant 0: 1,600 decisions, of which 99 timed at 1,000 ns and one at 1,000,000 ns;
+        // Entrant 0: 1,600 decisions, of which 100 timed: 99 at 1,000 ns and one at 1,000,000 ns;
         // entrant 1: none.
         times.decisions[0] = 1_600
         for _ in 0..<99 { times.add(entrant: 0, nanoseconds: 1_000) }

@@ -52,10 +52,10 @@ struct DecisionTimes: Sendable, Equatable {
         histograms[entrant][Self.bucket(ofNanoseconds: ns)] += 1
     }
 
-    /// Adds a match's decisions, the seat of each mapped to its entrant.
-    mutating func add(_ timer: DecisionTimer, entrantOfSeat: [Int]) {
-        for (seat, count) in timer.decisionsBySeat.enumerated() { decisions[entrantOfSeat[seat]] += count }
-        for (seat, ns) in zip(timer.seats, timer.nanoseconds) { add(entrant: entrantOfSeat[seat], nanoseconds: ns) }
+    /// Adds a block's decisions.
+    mutating func add(_ block: DecisionSamples) {
+        for e in block.decisions.indices { decisions[e] += block.decisions[e] }
+        for (e, ns) in zip(block.entrants, block.nanoseconds) { add(entrant: e, nanoseconds: ns) }
     }
 
     mutating func add(_ other: DecisionTimes) {
@@ -111,9 +111,31 @@ struct DecisionTimes: Sendable, Equatable {
     }
 }
 
+/// A block's decisions as the play loop left them: counts by entrant and the timed
+/// sample, unbinned (the run's one ``DecisionTimes`` bins them, so a block allocates no
+/// histogram).
+struct DecisionSamples: Sendable {
+    var decisions: [Int]
+    var entrants: [Int] = []
+    var nanoseconds: [UInt64] = []
+
+    init(entrants: Int) {
+        decisions = Array(repeating: 0, count: entrants)
+    }
+
+    /// Adds a match's decisions, the seat of each mapped to its entrant.
+    mutating func add(_ timer: DecisionTimer, entrantOfSeat: [Int]) {
+        for seat in entrantOfSeat.indices { decisions[entrantOfSeat[seat]] += timer.decisions(ofSeat: seat) }
+        for (seat, ns) in zip(timer.seats, timer.nanoseconds) {
+            entrants.append(entrantOfSeat[seat])
+            nanoseconds.append(ns)
+        }
+    }
+}
+
 /// One entrant's time per decision in `run.json`: decisions made, seconds spent (the
 /// mean times the decisions), the mean and the 99th percentile per decision, and what
-/// they come from: the timed sample (one decision in 16), its total and its histogram
+/// they come from: the timed sample (one decision in 64), its total and its histogram
 /// (`[bucket, count]` pairs; bucket b starts at 2^(4 + b/8) x (1 + (b mod 8)/8) ns).
 public struct DecisionRecord: Codable, Equatable, Sendable {
     public var entrant: String

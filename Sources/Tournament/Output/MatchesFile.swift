@@ -29,7 +29,7 @@ struct MatchesLayout: Sendable {
     struct PlayedBlock: Sendable {
         var bytes: [UInt8]
         var rows: [MatchRow]
-        var decisions: DecisionTimes
+        var decisions: DecisionSamples
     }
 
     /// Plays block `block`.
@@ -44,7 +44,7 @@ struct MatchesLayout: Sendable {
         var rows: [MatchRow] = []
         rows.reserveCapacity(rowsPerBlock)
         let timer = DecisionTimer(phase: block)
-        var decisions = DecisionTimes(entrants: plan.config.entrants.count)
+        var decisions = DecisionSamples(entrants: plan.config.entrants.count)
         for rotation in 0..<schedule.matchesPerBlock {
             // Common random numbers: every rotation gives seat s the same strategy stream
             // (and the same deal), so two players that choose alike play mirrored matches and
