@@ -1,21 +1,9 @@
 import Foundation
 import Testing
 
-/// `oplab ARGUMENTS...` run with `directory` as the current folder (``runArray(_:)`` runs
-/// from the package root).
+/// `oplab ARGUMENTS...` run with `directory` as the current folder.
 private func oplab(in directory: String, _ arguments: String...) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try oplabBinary())
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    try runArray(arguments, in: directory)
 }
 
 /// The shipped map and models travel with the executable, and paths in a config resolve

@@ -140,11 +140,13 @@ struct CLITests {
     }
 }
 
-func runArray(_ arguments: [String]) throws -> Run {
+/// Runs the built `oplab` with `arguments`, from `directory` (the package root unless
+/// a test says otherwise).
+func runArray(_ arguments: [String], in directory: String = packageRoot) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try oplabBinary())
     process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -239,6 +239,14 @@ struct HardeningCLITests {
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains("not a results folder"), "\(run.stderr)")
         #expect(Set(try snapshot(out).keys) == ["notes.txt"])
+
+        // A run killed between its first file and run.json left only matches.csv: that is
+        // a results folder, and --force replaces it.
+        let killedEarly = scratch("killed-early")
+        try FileManager.default.createDirectory(atPath: killedEarly, withIntermediateDirectories: true)
+        try "run,block\n".write(toFile: killedEarly + "/matches.csv", atomically: true, encoding: .utf8)
+        let forced = try tournament(config, out: killedEarly, "--force")
+        #expect(forced.status == 0, "\(forced.stderr)")
     }
 
     @Test("--resume on a missing folder starts the run and says so on stderr")

@@ -60,7 +60,7 @@ public enum TournamentMerge {
         let contents = ResultsLock.contents(of: directory)
         if !contents.isEmpty {
             guard force else { throw InputError("\(directory) already holds results; pass --force to replace them") }
-            guard contents.contains(RunRecord.fileName) else {
+            guard TournamentRunner.isResultsFolder(contents, plan: plan) else {
                 throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
                     + "replaces only results; choose another --out, or empty the folder")
             }

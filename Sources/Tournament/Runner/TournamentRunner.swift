@@ -130,7 +130,7 @@ public enum TournamentRunner {
             throw InputError("\(directory) already holds results; pass --resume to finish that run or --force to replace it")
         } else {
             if existing {
-                guard contents.contains(RunRecord.fileName) else {
+                guard isResultsFolder(contents, plan: plan) else {
                     throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
                         + "replaces only results; choose another --out, or empty the folder")
                 }
@@ -239,6 +239,14 @@ public enum TournamentRunner {
             try Files.writeAtomically(board.file(entrantNames: tally.plan.entrantNames), to: directory + "/" + board.spec.file)
         }
         return files.table
+    }
+
+    /// Whether a folder holding `contents` (lock file left out) is a results folder that
+    /// `--force` may replace: it has `run.json`, or holds nothing but files a run of
+    /// `plan` writes (a run killed between its first file and `run.json`).
+    static func isResultsFolder(_ contents: [String], plan: TournamentPlan) -> Bool {
+        let known = Set(files(of: plan) + ["report.html"])
+        return contents.contains(RunRecord.fileName) || contents.allSatisfy(known.contains)
     }
 
     /// Prints the notes on what happened to the folder at once, on stderr, even when
