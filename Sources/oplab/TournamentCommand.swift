@@ -77,8 +77,8 @@ struct TournamentCommand: ParsableCommand {
             defer { withExtendedLifetime(lock) {} }
             let result = try TournamentRunner.run(plan, options: options)
             print(result.table.joined(separator: "\n"))
-            print(String(format: "%d matches this session on %d thread%@, %.0f matches/s; results in %@",
-                         result.matchesPlayed, result.threads, result.threads == 1 ? "" : "s", result.matchesPerSecond, result.directory))
+            print("\(result.matchesPlayed) matches this session on \(result.threads) thread\(result.threads == 1 ? "" : "s"), "
+                  + "\(Int(result.matchesPerSecond.rounded())) matches/s; results in \(result.directory)")
             if !noReport { try reportAfterRun(result.directory, quiet: quiet) }
         }
     }

@@ -36,6 +36,16 @@ struct HardeningTests {
         _ = try Schedule(entrants: 4, seats: 4, format: .roundRobin, candidate: nil, blocksPerTable: 1 << 50)
     }
 
+    @Test("the plain progress line writes 64-bit counts whole, and the clock days past 24 hours")
+    func progressLine() {
+        let line = Progress.plainLine(blocks: 135_216, total: 1_000_000_000_000, matches: 270_432, rate: 27_025.4, elapsed: 10,
+                                      eta: 37_000_000, leader: "leader cpu 0.530")
+        #expect(line == "progress: 135216/1000000000000 blocks (0.0%), 270432 matches this session, 27025 matches/s, "
+                + "elapsed 0:00:10, ETA 428d 05:46:40, leader cpu 0.530\n")
+        #expect(Progress.clock(3_725) == "1:02:05")
+        #expect(Progress.clock(1e300) == "over 100 years")
+    }
+
     @Test("a write whose rename fails leaves no .partial file behind")
     func atomicWriteCleansUp() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-atomic-\(UUID().uuidString)").path

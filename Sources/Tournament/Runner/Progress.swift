@@ -76,14 +76,27 @@ final class Progress {
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             text = "\r\u{1B}[2K[\(bar)] \(blocks)/\(total) blocks  \(Int(rate)) matches/s  \(Self.clock(elapsed)) elapsed  ETA \(eta.map(Self.clock) ?? "?")  \(leader)"
         } else {
-            text = String(format: "progress: %d/%d blocks (%.1f%%), %d matches this session, %.0f matches/s, elapsed %@, ETA %@, %@\n",
-                          blocks, total, percent * 100, matches, rate, Self.clock(elapsed), eta.map(Self.clock) ?? "?", leader)
+            text = Self.plainLine(blocks: blocks, total: total, matches: matches, rate: rate, elapsed: elapsed, eta: eta, leader: leader)
         }
         FileHandle.standardError.write(Data(text.utf8))
     }
 
+    /// The line written every 10 s when stderr is not a terminal (64-bit counts written
+    /// as such: a run of 10^12 blocks shows 10^12).
+    static func plainLine(blocks: Int, total: Int, matches: Int, rate: Double, elapsed: Double, eta: Double?, leader: String) -> String {
+        let percent = total > 0 ? Double(blocks) / Double(total) * 100 : 100
+        return "progress: \(blocks)/\(total) blocks (\(FixedPoint.text(percent, digits: 1))%), \(matches) matches this session, "
+            + "\(Int(rate.rounded())) matches/s, elapsed \(clock(elapsed)), ETA \(eta.map(clock) ?? "?"), \(leader)\n"
+    }
+
+    /// `H:MM:SS`, with days in front past 24 hours (`412d 03:25:07`); beyond a century,
+    /// "over 100 years".
     static func clock(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded())
-        return String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+        guard seconds.isFinite else { return "?" }
+        guard seconds < 100 * 365.25 * 86_400 else { return "over 100 years" }
+        let s = Int(max(0, seconds).rounded())
+        let (days, hours, minutes, rest) = (s / 86_400, s / 3600 % 24, s / 60 % 60, s % 60)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return days > 0 ? "\(days)d \(two(hours)):\(two(minutes)):\(two(rest))" : "\(hours):\(two(minutes)):\(two(rest))"
     }
 }
