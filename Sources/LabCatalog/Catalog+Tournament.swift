@@ -56,11 +56,17 @@ extension Catalog {
         if config.map != nil && !game.usesMap { throw locate("map", "\(game.name) has no map; remove the field") }
         do { try game.checkMap(config.map) } catch { throw locate("map", error.message) }
         let candidate = config.candidate.flatMap { name in config.entrants.firstIndex { $0.name == name } }
+        // The tables first (a seat count the entrants cannot fill is the seats' fault), then
+        // the run's size (a block count it cannot number is the blocks' fault).
+        do {
+            _ = try Schedule(entrants: config.entrants.count, seats: config.seats, format: config.format, candidate: candidate,
+                             blocksPerTable: 1)
+        } catch { throw locate("seats", error.message) }
         let schedule: Schedule
         do {
             schedule = try Schedule(entrants: config.entrants.count, seats: config.seats, format: config.format, candidate: candidate,
                                     blocksPerTable: config.blocks)
-        } catch { throw locate(error.message.hasPrefix("blocks") ? "blocks" : "seats", error.message) }
+        } catch { throw locate("blocks", error.message) }
 
         // One table per distinct seating.
         let checkedSpecs = specs

@@ -26,10 +26,11 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try reportingInputErrors {
-            // Writing into the results folder: hold it, as every writer of it does.
-            let intoFolder = out.map { (folder(of: $0) as NSString).standardizingPath == (directory as NSString).standardizingPath } ?? true
-            let isResults = FileManager.default.fileExists(atPath: directory + "/" + RunRecord.fileName)
-            let lock = intoFolder && isResults ? try ResultsLock(directory: directory) : nil
+            // Writing into a results folder: hold it, as every writer of it does (a folder
+            // without run.json is refused by the report itself, and gets no lock file).
+            let target = folder(of: out ?? directory + "/report.html")
+            let intoResults = FileManager.default.fileExists(atPath: target + "/" + RunRecord.fileName)
+            let lock = intoResults ? try ResultsLock(directory: target) : nil
             defer { withExtendedLifetime(lock) {} }
             let path = try writeReport(directory: directory, out: out)
             print("wrote \(path)")

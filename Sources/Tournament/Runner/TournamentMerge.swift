@@ -53,18 +53,12 @@ public enum TournamentMerge {
             readers.append(try MatchesReader(path: byIndex[index]!.path + "/matches.csv", layout: layout,
                                              expecting: plan.schedule.blocks(shard: shard)))
         }
-        let lock = try ResultsLock(directory: directory)
+        // Held, with a killed or refused merge's half-written files dropped.
+        let (lock, contents) = try TournamentRunner.hold(directory)
         defer { withExtendedLifetime(lock) {} }
-        // A killed or refused merge's half-written files are not results: drop them.
-        Files.removeLeftovers(in: directory)
-        let contents = ResultsLock.contents(of: directory)
         if !contents.isEmpty {
             guard force else { throw InputError("\(directory) already holds results; pass --force to replace them") }
-            guard TournamentRunner.isResultsFolder(contents, plan: plan) else {
-                throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
-                    + "replaces only results; choose another --out, or empty the folder")
-            }
-            for file in TournamentRunner.files(of: plan) + ["report.html"] { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
+            try TournamentRunner.clear(directory, contents: contents, plan: plan)
         }
 
         // Blocks come back in run order by taking them from the shards in turn.

@@ -86,10 +86,8 @@ public enum TournamentRunner {
 
         // 1. The folder: held by this process alone (a second writer is refused here),
         // then fresh, resumed or replaced; checked before anything is written.
-        let lock = try ResultsLock(directory: directory)
+        let (lock, contents) = try hold(directory)
         defer { withExtendedLifetime(lock) {} }
-        Files.removeLeftovers(in: directory)
-        let contents = ResultsLock.contents(of: directory)
         let existing = !contents.isEmpty
         var done = 0
         // The summaries' totals: the file's blocks on resume, then each block as it is
@@ -130,11 +128,7 @@ public enum TournamentRunner {
             throw InputError("\(directory) already holds results; pass --resume to finish that run or --force to replace it")
         } else {
             if existing {
-                guard isResultsFolder(contents, plan: plan) else {
-                    throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
-                        + "replaces only results; choose another --out, or empty the folder")
-                }
-                for file in files(of: plan) + ["report.html"] { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
+                try clear(directory, contents: contents, plan: plan)
                 notes.append("replaced the run in \(directory)")
             } else if options.resume {
                 notes.append("warning: --resume: \(directory) holds no run yet; starting it")
@@ -241,12 +235,26 @@ public enum TournamentRunner {
         return files.table
     }
 
-    /// Whether a folder holding `contents` (lock file left out) is a results folder that
-    /// `--force` may replace: it has `run.json`, or holds nothing but files a run of
-    /// `plan` writes (a run killed between its first file and `run.json`).
-    static func isResultsFolder(_ contents: [String], plan: TournamentPlan) -> Bool {
-        let known = Set(files(of: plan) + ["report.html"])
-        return contents.contains(RunRecord.fileName) || contents.allSatisfy(known.contains)
+    /// Takes `directory` for writing: its lock (refused while another process holds it),
+    /// then drops what a killed or failed writer left half-written. Returns the lock and
+    /// the folder's contents (the lock file left out).
+    static func hold(_ directory: String) throws(InputError) -> (lock: ResultsLock, contents: [String]) {
+        let lock = try ResultsLock(directory: directory)
+        Files.removeLeftovers(in: directory)
+        return (lock, ResultsLock.contents(of: directory))
+    }
+
+    /// Removes a run's files from `directory` for a run that replaces it (`--force`).
+    /// - Throws: when the folder is not a results folder: it has no `run.json` and holds
+    ///   something a run of `plan` does not write (a run killed between its first file and
+    ///   `run.json` leaves only its own files, and is one).
+    static func clear(_ directory: String, contents: [String], plan: TournamentPlan) throws(InputError) {
+        let known = files(of: plan) + ["report.html"]
+        guard contents.contains(RunRecord.fileName) || contents.allSatisfy(known.contains) else {
+            throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
+                + "replaces only results; choose another --out, or empty the folder")
+        }
+        for file in known { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
     }
 
     /// Prints the notes on what happened to the folder at once, on stderr, even when
