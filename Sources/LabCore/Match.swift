@@ -11,7 +11,9 @@ public enum Match {
     ///     the state after it (traces); nil in tournaments.
     ///   - timer: when given, every decision is counted in it by seat and a fixed sample
     ///     of them timed (the strategy's call, on a monotonic clock); nil reads no clock.
-    /// - Returns: the outcome and the final state (for game-specific figures).
+    /// - Returns: the outcome and the final state (for game-specific figures). A match a
+    ///   strategy forfeits (``Forfeit/action``) ends at once: its outcome has end reason
+    ///   ``Forfeit/endReason`` and the final state is the one the fault left.
     /// - Complexity: allocation-free per turn once `buffer` has grown to the largest
     ///   legal-action list, as long as the strategies are.
     @inlinable
@@ -28,6 +30,7 @@ public enum Match {
         let anyPerfect = strategies.contains { $0 is any PerfectInformationStrategy<G> }
         let anyFollower = strategies.contains { $0.followsActions }
         var state = game.newMatch(seed: seed)
+        var forfeit: Forfeit?
         while !state.isTerminal {
             state.legalActions(into: &buffer)
             let seat = state.currentSeat
@@ -41,21 +44,36 @@ public enum Match {
             } else {
                 action = choose(strategies, seat: seat, anyPerfect: anyPerfect, state: state, legal: buffer)
             }
+            if action == Forfeit.action, let kind = strategies[seat].forfeitKind {
+                // A fault (an external bot's): the match ends here, the seat's team last.
+                forfeit = Forfeit(seat: seat, kind: kind)
+                break
+            }
             precondition(buffer.contains(action), "strategy in seat \(seat) chose illegal action \(action)")
-            if let observe {
+            if anyFollower {
+                let before = state
+                state.apply(action)
+                observe?(before, action, state)
+                for (s, strategy) in strategies.enumerated() where strategy.followsActions {
+                    strategy.didApply(action, by: seat, seen: before.observation(for: s))
+                }
+            } else if let observe {
                 let before = state
                 state.apply(action)
                 observe(before, action, state)
             } else {
                 state.apply(action)
             }
-            if anyFollower {
-                for strategy in strategies where strategy.followsActions { strategy.didApply(action, by: seat) }
-            }
         }
-        guard let outcome = state.outcome else {
+        let outcome: Outcome
+        if let forfeit {
+            outcome = .forfeit(forfeit, teams: game.teams, turns: state.turn)
+        } else if let ended = state.outcome {
+            outcome = ended
+        } else {
             preconditionFailure("terminal state without an outcome")
         }
+        for strategy in strategies { strategy.matchDidEnd(outcome) }
         return (outcome, consume state)
     }
 
@@ -82,6 +100,7 @@ public enum Match {
         _ game: G,
         seed: UInt64,
         strategySeed: UInt64? = nil,
+        match: Int = 0,
         factories: [StrategyFactory<G>],
         buffer: inout ActionBuffer,
         observe: ((G.State, Int, G.State) -> Void)? = nil,
@@ -91,7 +110,7 @@ public enum Match {
         strategies.reserveCapacity(factories.count)
         let base = strategySeed ?? seed
         for (seat, make) in factories.enumerated() {
-            strategies.append(make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(base, seat: seat))))
+            strategies.append(make(StrategyContext(game: game, seat: seat, seed: Seeds.strategy(base, seat: seat), match: match)))
         }
         return play(game, seed: seed, strategies: strategies, buffer: &buffer, observe: observe, timer: timer)
     }

@@ -7,6 +7,9 @@ public struct Outcome: Sendable, Equatable, Hashable {
     public var endReason: String
     /// Actions applied.
     public var turns: Int
+    /// The seat that forfeited and why, when the match ended by a fault (its end reason
+    /// is then ``Forfeit/endReason``).
+    public var forfeit: Forfeit?
 
     public init(places: [Int], endReason: String, turns: Int) {
         self.places = places

@@ -17,11 +17,30 @@ public protocol Strategy<G>: AnyObject {
     /// not), so this reveals nothing the observations do not; a search uses it to keep
     /// its tree between moves.
     func didApply(_ action: Int, by seat: Int)
+
+    /// ``didApply(_:by:)`` with what this strategy's seat saw just before the action
+    /// (`seen` is evaluated only when read): for a follower that names the action to
+    /// someone else, e.g. an external bot's `played` message. By default it calls
+    /// ``didApply(_:by:)``.
+    func didApply(_ action: Int, by seat: Int, seen: @autoclosure () -> G.State.Observation)
+
+    /// Why the strategy forfeited, after ``chooseAction(_:legal:)`` returned
+    /// ``Forfeit/action``; nil for strategies that never forfeit (all but external bots).
+    var forfeitKind: ForfeitKind? { get }
+
+    /// Told once the match is over (its outcome, a forfeit included); an external bot is
+    /// sent `end` here.
+    func matchDidEnd(_ outcome: Outcome)
 }
 
 extension Strategy {
     public var followsActions: Bool { false }
     public func didApply(_ action: Int, by seat: Int) {}
+    public func didApply(_ action: Int, by seat: Int, seen: @autoclosure () -> G.State.Observation) {
+        didApply(action, by: seat)
+    }
+    public var forfeitKind: ForfeitKind? { nil }
+    public func matchDidEnd(_ outcome: Outcome) {}
 }
 
 /// A strategy that reads the true state, hidden parts included. It exists only to
@@ -39,11 +58,15 @@ public struct StrategyContext<G: Game>: Sendable {
     public var seat: Int
     /// The strategy's own seed, derived from the match seed and the seat.
     public var seed: UInt64
+    /// The match's number in its run (a tournament's `match` column; 0 for a single
+    /// match): an external bot's match id.
+    public var match: Int
 
-    public init(game: G, seat: Int, seed: UInt64) {
+    public init(game: G, seat: Int, seed: UInt64, match: Int = 0) {
         self.game = game
         self.seat = seat
         self.seed = seed
+        self.match = match
     }
 }
 
@@ -87,4 +110,12 @@ public final class EpsilonStrategy<G: Game>: Strategy {
     public var followsActions: Bool { inner.followsActions }
 
     public func didApply(_ action: Int, by seat: Int) { inner.didApply(action, by: seat) }
+
+    public func didApply(_ action: Int, by seat: Int, seen: @autoclosure () -> G.State.Observation) {
+        inner.didApply(action, by: seat, seen: seen())
+    }
+
+    public var forfeitKind: ForfeitKind? { inner.forfeitKind }
+
+    public func matchDidEnd(_ outcome: Outcome) { inner.matchDidEnd(outcome) }
 }
