@@ -183,6 +183,8 @@ public protocol ProtocolGame: Game where State.Observation: ProtocolObservation 
 
 /// A seat's observation as the protocol's `turn.observation` object.
 public protocol ProtocolObservation: GameObservation {
+    /// Actions applied so far in the match (the `turn` message's `turn`).
+    var turn: Int { get }
     /// Writes exactly what this seat may see, nothing of the hidden parts: two states
     /// that differ only there give the same bytes.
     func writeProtocolObservation(to json: inout JSONWriter)
