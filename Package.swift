@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Evaluators", targets: ["Evaluators"]),
         .library(name: "Tournament", targets: ["Tournament"]),
         .library(name: "Reports", targets: ["Reports"]),
+        .library(name: "Players", targets: ["Players"]),
         .library(name: "LabCatalog", targets: ["LabCatalog"]),
     ],
     dependencies: [
@@ -31,10 +32,13 @@ let package = Package(
         // OpenBLAS through pkg-config; scripts/setup.sh installs it where it is missing.
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .target(name: "Evaluators", dependencies: ["LabCore", "CBLAS"], swiftSettings: strict),
+        // External bots over the player protocol: processes, pipes, deadlines, faults.
+        .target(name: "CBotProcess"),
+        .target(name: "Players", dependencies: ["LabCore", "CBotProcess"], swiftSettings: strict),
         .target(name: "Tournament", dependencies: ["LabCore", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Pages and pictures (HTML, SVG) from results folders and replays; no game types.
         .target(name: "Reports", dependencies: ["LabCore", "Tournament"], swiftSettings: strict),
-        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Search", "Evaluators", "Tournament", "Reports"],
+        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Search", "Evaluators", "Players", "Tournament", "Reports"],
                 swiftSettings: strict),
         .executableTarget(
             name: "oplab",
@@ -54,6 +58,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "SearchTests", dependencies: ["Search", "LabCore", "RailGame", "Quortex", "Evaluators"], swiftSettings: strict),
         .testTarget(name: "EvaluatorsTests", dependencies: ["Evaluators", "CBLAS", "LabCore"], swiftSettings: strict),
+        .testTarget(name: "PlayersTests", dependencies: ["Players", "LabCore", "RailGame", "Quortex"], swiftSettings: strict),
         .testTarget(name: "TournamentTests", dependencies: ["Tournament", "LabCore"], swiftSettings: strict),
         .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "Quortex", "Evaluators", "LabCore"],
                     swiftSettings: strict),

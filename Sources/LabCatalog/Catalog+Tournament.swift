@@ -1,5 +1,9 @@
 import LabCore
+import Players
 import Tournament
+
+/// A run's external bots, as the harness sees them.
+extension BotSession: RunResources {}
 
 extension Catalog {
     /// Checks a loaded config against the games, knobs and strategies, and makes the
@@ -68,8 +72,10 @@ extension Catalog {
                                     blocksPerTable: config.blocks)
         } catch { throw locate("blocks", error.message) }
 
-        // One table per distinct seating.
+        // One table per distinct seating; external bots' processes and logs in one session.
         let checkedSpecs = specs
+        let bots = BotSession()
+        let names = config.entrants.map(\.name)
         typealias Built = (seatings: [[any SeatedTable]], setupLines: [String], warnings: [String], boardCounts: BoardCountsSpec?)
         let build: @Sendable () throws(InputError) -> Built = {
             var made: [[String]: any MatchTable] = [:]
@@ -81,12 +87,13 @@ extension Catalog {
                 var row: [any SeatedTable] = []
                 for rotation in 0..<schedule.seats {
                     let seating = schedule.seating(table: t, rotation: rotation)
-                    let key = seating.map { config.entrants[$0].strategy }
+                    let key = seating.map { config.entrants[$0].name }
                     let table: any MatchTable
                     if let known = made[key] {
                         table = known
                     } else {
-                        table = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: seating.map { checkedSpecs[$0] }))
+                        table = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: seating.map { checkedSpecs[$0] },
+                                                              entrants: seating.map { names[$0] }, bots: bots))
                         made[key] = table
                         if setupLines.isEmpty {
                             setupLines = table.setupLines
@@ -119,7 +126,7 @@ extension Catalog {
         let anchor = specs.firstIndex { $0.name == game.documentedCPU && $0.parameters.isEmpty }
         return TournamentPlan(config: config, schedule: schedule, seatings: first.seatings, columns: game.tournamentColumns,
                               anchor: anchor, setupLines: first.setupLines, warnings: first.warnings, boardCounts: first.boardCounts,
-                              makeSeatings: { () throws(InputError) in try build().seatings })
+                              makeSeatings: { () throws(InputError) in try build().seatings }, resources: bots)
     }
 }
 
@@ -128,8 +135,9 @@ struct CatalogSeatedTable: SeatedTable {
     let table: any MatchTable
     let game: any GameEntry
 
-    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
-        let report = table.play(seed: dealSeed, strategySeed: strategySeed, render: false, buffer: &buffer, trace: nil, timer: timer)
+    func play(dealSeed: UInt64, strategySeed: UInt64, match: Int, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
+        let report = table.play(seed: dealSeed, strategySeed: strategySeed, match: match, render: false, buffer: &buffer, trace: nil,
+                                timer: timer)
         return MatchRecord(outcome: report.outcome, seatColumns: (0..<table.seatCount).map { game.tournamentColumns(report, seat: $0) },
                            marks: report.marks)
     }

@@ -20,7 +20,7 @@ public enum Catalog {
             let names = game.strategies.map(\.name)
             throw InputError("unknown strategy '\(spec.name)' for \(game.name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
         }
-        _ = try ResolvedParameters(spec: spec, accepted: info.parameters)
+        _ = try ResolvedParameters(spec: spec, accepted: info.parameters, openPrefix: info.openPrefix)
         return spec
     }
 }

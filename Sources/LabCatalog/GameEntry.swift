@@ -1,26 +1,54 @@
 import Evaluators
 import LabCore
+import Players
 import Reports
 import Tournament
+
+/// What a strategy's factory is made for beyond its parameters: the entrant it plays
+/// for (an external bot's log is named after it) and the bots' session of the run.
+public struct StrategyEnvironment: Sendable {
+    /// The entrant's name in a tournament; nil outside one.
+    public var entrant: String?
+    /// The session that owns the run's bot processes and logs; nil outside a run.
+    public var bots: BotSession?
+
+    public init(entrant: String? = nil, bots: BotSession? = nil) {
+        self.entrant = entrant
+        self.bots = bots
+    }
+}
 
 /// A strategy a game offers: its name, parameters and factory maker.
 public struct StrategyEntry<G: Game>: Sendable {
     public var name: String
     public var summary: String
     public var parameters: [ParameterSpec]
+    /// Parameters beyond ``parameters`` the strategy takes when their names start with
+    /// this prefix (`opt.` for an external bot's own options); nil for none.
+    public var openPrefix: String?
     /// Makes the per-match factory from checked parameters.
-    public var make: @Sendable (ResolvedParameters, G) throws(InputError) -> StrategyFactory<G>
+    public var make: @Sendable (ResolvedParameters, G, StrategyEnvironment) throws(InputError) -> StrategyFactory<G>
 
     /// Every strategy also takes `epsilon` (default 0): the chance of a uniformly random
     /// legal move instead of its own (``EpsilonStrategy``), the difficulty knob that
     /// `oplab calibrate` turns.
     public init(name: String, summary: String, parameters: [ParameterSpec] = [],
                 make: @escaping @Sendable (ResolvedParameters, G) throws(InputError) -> StrategyFactory<G>) {
+        self.init(name: name, summary: summary, parameters: parameters, openPrefix: nil) { params, game, _ throws(InputError) in
+            try make(params, game)
+        }
+    }
+
+    /// A strategy whose factory depends on where it plays (``StrategyEnvironment``), and
+    /// which may take open parameters named `openPrefix...`.
+    public init(name: String, summary: String, parameters: [ParameterSpec] = [], openPrefix: String?,
+                make: @escaping @Sendable (ResolvedParameters, G, StrategyEnvironment) throws(InputError) -> StrategyFactory<G>) {
         self.name = name
         self.summary = summary
         self.parameters = parameters + [Self.epsilon]
-        self.make = { params, game throws(InputError) in
-            let factory = try make(params, game)
+        self.openPrefix = openPrefix
+        self.make = { params, game, environment throws(InputError) in
+            let factory = try make(params, game, environment)
             let epsilon = params.number("epsilon")
             guard epsilon > 0 else { return factory }
             return { context in EpsilonStrategy(inner: factory(context), epsilon: epsilon, seed: context.seed) }
@@ -32,7 +60,7 @@ public struct StrategyEntry<G: Game>: Sendable {
     }
 
     /// The listing form: name, summary and parameters.
-    public var info: StrategyInfo { StrategyInfo(name: name, summary: summary, parameters: parameters) }
+    public var info: StrategyInfo { StrategyInfo(name: name, summary: summary, parameters: parameters, openPrefix: openPrefix) }
 }
 
 /// A strategy's listing, without its game type.
@@ -40,6 +68,8 @@ public struct StrategyInfo: Sendable {
     public var name: String
     public var summary: String
     public var parameters: [ParameterSpec]
+    /// See ``StrategyEntry/openPrefix``.
+    public var openPrefix: String?
 }
 
 /// What a table is made from: rule settings, an optional map file and one strategy
@@ -48,11 +78,18 @@ public struct TableSetup: Sendable {
     public var rules: [(key: String, value: String)]
     public var mapPath: String?
     public var players: [StrategySpec]
+    /// The entrant of each seat (seat order), in a tournament.
+    public var entrants: [String]?
+    /// The run's bot session (external players' processes and logs).
+    public var bots: BotSession?
 
-    public init(rules: [(key: String, value: String)] = [], mapPath: String? = nil, players: [StrategySpec]) {
+    public init(rules: [(key: String, value: String)] = [], mapPath: String? = nil, players: [StrategySpec],
+                entrants: [String]? = nil, bots: BotSession? = nil) {
         self.rules = rules
         self.mapPath = mapPath
         self.players = players
+        self.entrants = entrants
+        self.bots = bots
     }
 }
 
@@ -130,9 +167,9 @@ public protocol MatchTable: Sendable {
     func replay(seed: UInt64, label: UInt64, buffer: inout ActionBuffer,
                 trace: ((TraceEvent) -> Void)?) -> (report: MatchReport, replay: Replay)
     /// Plays the match dealt from `seed`, its strategies seeded from `strategySeed`
-    /// (nil: from `seed` too); `render` draws the final board into the report; `timer`,
-    /// when given, records each decision's time.
-    func play(seed: UInt64, strategySeed: UInt64?, render: Bool, buffer: inout ActionBuffer,
+    /// (nil: from `seed` too) and told its number `match`; `render` draws the final board
+    /// into the report; `timer`, when given, records each decision's time.
+    func play(seed: UInt64, strategySeed: UInt64?, match: Int, render: Bool, buffer: inout ActionBuffer,
               trace: ((TraceEvent) -> Void)?, timer: DecisionTimer?) -> MatchReport
 }
 
@@ -140,14 +177,14 @@ extension MatchTable {
     /// Plays the match with match seed `seed` (the deal and the strategies), drawing the
     /// final board.
     public func play(seed: UInt64, buffer: inout ActionBuffer, trace: ((TraceEvent) -> Void)?) -> MatchReport {
-        play(seed: seed, strategySeed: nil, render: true, buffer: &buffer, trace: trace, timer: nil)
+        play(seed: seed, strategySeed: nil, match: 0, render: true, buffer: &buffer, trace: trace, timer: nil)
     }
 }
 
 /// The play loop of one concrete game: made where the game type is known (each game's
 /// entry), so `Match.play` is specialised for it instead of reaching the state through
 /// generic witnesses, which copy it on every call.
-typealias PlayLoop<G: Game> = @Sendable (_ seed: UInt64, _ strategySeed: UInt64?, _ buffer: inout ActionBuffer,
+typealias PlayLoop<G: Game> = @Sendable (_ seed: UInt64, _ strategySeed: UInt64?, _ match: Int, _ buffer: inout ActionBuffer,
                                          _ observe: ((G.State, Int, G.State) -> Void)?,
                                          _ timer: DecisionTimer?) -> (outcome: Outcome, final: G.State)
 
@@ -155,13 +192,14 @@ typealias PlayLoop<G: Game> = @Sendable (_ seed: UInt64, _ strategySeed: UInt64?
 /// from each entry with its concrete game type, so the optimiser specialises it there.
 @inline(__always)
 func playLoop<G: Game>(_ game: G, _ factories: [StrategyFactory<G>]) -> PlayLoop<G> {
-    { seed, strategySeed, buffer, observe, timer in
+    { seed, strategySeed, match, buffer, observe, timer in
         // Two calls, so the untraced one (every tournament match) is compiled without
         // the trace branch.
         if let observe {
-            Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer, observe: observe, timer: timer)
+            Match.play(game, seed: seed, strategySeed: strategySeed, match: match, factories: factories, buffer: &buffer,
+                       observe: observe, timer: timer)
         } else {
-            Match.play(game, seed: seed, strategySeed: strategySeed, factories: factories, buffer: &buffer, timer: timer)
+            Match.play(game, seed: seed, strategySeed: strategySeed, match: match, factories: factories, buffer: &buffer, timer: timer)
         }
     }
 }
@@ -197,7 +235,7 @@ struct Table<G: Game>: MatchTable {
     func replay(seed: UInt64, label: UInt64, buffer: inout ActionBuffer,
                 trace: ((TraceEvent) -> Void)?) -> (report: MatchReport, replay: Replay) {
         var events: [ReplayEvent<G>] = []
-        let (outcome, final) = loop(seed, nil, &buffer, { before, action, after in
+        let (outcome, final) = loop(seed, nil, 0, &buffer, { before, action, after in
             events.append(ReplayEvent(before: before, action: action, after: after))
             trace?(Self.event(before, action, after))
         }, nil)
@@ -211,12 +249,12 @@ struct Table<G: Game>: MatchTable {
 
     var seatCount: Int { game.seatCount }
 
-    func play(seed: UInt64, strategySeed: UInt64?, render: Bool, buffer: inout ActionBuffer,
+    func play(seed: UInt64, strategySeed: UInt64?, match: Int, render: Bool, buffer: inout ActionBuffer,
               trace: ((TraceEvent) -> Void)?, timer: DecisionTimer?) -> MatchReport {
         let observe: ((G.State, Int, G.State) -> Void)? = trace.map { sink in
             { before, action, after in sink(Self.event(before, action, after)) }
         }
-        let (outcome, final) = loop(seed, strategySeed, &buffer, observe, timer)
+        let (outcome, final) = loop(seed, strategySeed, match, &buffer, observe, timer)
         return report(outcome, final, render: render)
     }
 
@@ -233,19 +271,25 @@ struct Table<G: Game>: MatchTable {
 }
 
 extension GameEntry {
-    /// One factory per seat, for `specs` in seat order.
-    func resolve<G: Game>(_ specs: [StrategySpec], in entries: [StrategyEntry<G>], game: G) throws(InputError) -> [StrategyFactory<G>] {
+    /// One factory per seat, for `specs` in seat order; `setup` (when given) says whose
+    /// entrant each seat is and which run's bot session it plays in.
+    func resolve<G: Game>(_ specs: [StrategySpec], in entries: [StrategyEntry<G>], game: G,
+                          setup: TableSetup? = nil) throws(InputError) -> [StrategyFactory<G>] {
         var factories: [StrategyFactory<G>] = []
-        for spec in specs { factories.append(try resolve(spec, in: entries, game: game)) }
+        for (seat, spec) in specs.enumerated() {
+            let environment = StrategyEnvironment(entrant: setup?.entrants?[seat], bots: setup?.bots)
+            factories.append(try resolve(spec, in: entries, game: game, environment: environment))
+        }
         return factories
     }
 
     /// Finds strategy `spec.name` among `entries` or lists the ones that exist.
-    func resolve<G: Game>(_ spec: StrategySpec, in entries: [StrategyEntry<G>], game: G) throws(InputError) -> StrategyFactory<G> {
+    func resolve<G: Game>(_ spec: StrategySpec, in entries: [StrategyEntry<G>], game: G,
+                          environment: StrategyEnvironment = StrategyEnvironment()) throws(InputError) -> StrategyFactory<G> {
         guard let entry = entries.first(where: { $0.name == spec.name }) else {
             let names = entries.map(\.name)
             throw InputError("unknown strategy '\(spec.name)' for \(name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
         }
-        return try entry.make(ResolvedParameters(spec: spec, accepted: entry.parameters), game)
+        return try entry.make(ResolvedParameters(spec: spec, accepted: entry.parameters, openPrefix: entry.openPrefix), game, environment)
     }
 }

@@ -55,17 +55,27 @@ public struct ResolvedParameters: Sendable {
     /// Parameters the spec gave (the others hold their defaults).
     var given: Set<String> = []
     let strategy: String
+    /// The open parameters (`opt.NAME=VALUE`), prefix dropped, in the order given.
+    public private(set) var open: [(key: String, value: String)] = []
 
     /// Checks `spec`'s parameters: unknown names and bad values are errors naming the
-    /// parameter and what it accepts.
-    init(spec: StrategySpec, accepted: [ParameterSpec]) throws(InputError) {
+    /// parameter and what it accepts. Names starting with `openPrefix` are taken as they
+    /// are (``open``).
+    init(spec: StrategySpec, accepted: [ParameterSpec], openPrefix: String? = nil) throws(InputError) {
         strategy = spec.name
         values = [:]
         for p in accepted { values[p.name] = p.defaultValue }
         for (key, value) in spec.parameters {
+            if let openPrefix, key.hasPrefix(openPrefix) {
+                let name = String(key.dropFirst(openPrefix.count))
+                guard !name.isEmpty else { throw InputError("strategy \(spec.name): '\(key)' names no option; write \(openPrefix)NAME=VALUE") }
+                open.append((name, value))
+                continue
+            }
             guard let p = accepted.first(where: { $0.name == key }) else {
-                let list = accepted.isEmpty ? "it takes no parameters"
-                    : "accepted: " + accepted.map { "\($0.name) (\($0.accepted), default \($0.defaultValue))" }.joined(separator: "; ")
+                let list = (accepted.isEmpty ? "it takes no parameters"
+                    : "accepted: " + accepted.map { "\($0.name) (\($0.accepted), default \($0.defaultValue))" }.joined(separator: "; "))
+                    + (openPrefix.map { "; and \($0)NAME=VALUE for the bot's own options" } ?? "")
                 throw InputError("strategy \(spec.name): unknown parameter '\(key)'\(Suggestion.didYouMean(key, among: accepted.map(\.name))); \(list)")
             }
             let ok: Bool

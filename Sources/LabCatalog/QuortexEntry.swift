@@ -22,9 +22,11 @@ struct QuortexEntry: GameEntry {
 
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try QuortexRules(settings: rules) }
 
-    /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`).
+    /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`), the
+    /// learned model's greedy player, and bots over the player protocol (`external`).
     static let entries: [StrategyEntry<QuortexGame>] = baseEntries
-        + SearchEntries.entries(base: baseEntries, models: models, defaults: searchDefaults) + [ModelEntries.greedy(models)]
+        + SearchEntries.entries(base: baseEntries, models: models, defaults: searchDefaults)
+        + [ModelEntries.greedy(models), ExternalEntry.entry(for: QuortexGame.self)]
 
     /// `mcts` defaults for Quortex: no rollouts, every leaf scored by the game's estimate,
     /// which random rollouts only blur (measured against `reference`: README, "Strategies").
@@ -53,7 +55,7 @@ struct QuortexEntry: GameEntry {
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {
         let rules = try QuortexRules(settings: setup.rules)
         let game = try QuortexGame(rules: rules, seatCount: setup.players.count)
-        let factories = try resolve(setup.players, in: Self.entries, game: game)
+        let factories = try resolve(setup.players, in: Self.entries, game: game, setup: setup)
         let s = game.setup
         let seats = (0..<s.seatCount).map { "P\($0) edge \(s.edges[$0])" }.joined(separator: ", ")
         let sides = (0..<s.sideAxis.count).map { side in

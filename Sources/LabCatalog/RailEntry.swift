@@ -18,9 +18,10 @@ struct RailEntry: GameEntry {
     func checkMap(_ path: String?) throws(InputError) { _ = try RailMapFile.load(path: path) }
 
     /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`), then the
-    /// learned model's greedy player (`blas-greedy`).
+    /// learned model's greedy player (`blas-greedy`), then bots over the player protocol
+    /// (`external`).
     static let entries: [StrategyEntry<RailGame>] = baseEntries + SearchEntries.entries(base: baseEntries, models: models)
-        + [ModelEntries.greedy(models)]
+        + [ModelEntries.greedy(models), ExternalEntry.entry(for: RailGame.self)]
 
     static let models = ModelSupport<RailGame>(shipped: .rail) { RailFeatures(map: $0.map) }
 
@@ -56,7 +57,7 @@ struct RailEntry: GameEntry {
         let rules = try RailRules(settings: setup.rules)
         let map = try RailMapFile.load(path: setup.mapPath)
         let game = try RailGame(map: map, rules: rules, seatCount: setup.players.count)
-        let factories = try resolve(setup.players, in: Self.entries, game: game)
+        let factories = try resolve(setup.players, in: Self.entries, game: game, setup: setup)
         let changed = setup.rules.map { "\($0.key)=\($0.value)" }
         let source = setup.mapPath.map { " (\($0))" } ?? ", \(RailMapFile.shippedName)"
         return Table(game: game, players: setup.players,

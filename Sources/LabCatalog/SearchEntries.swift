@@ -40,7 +40,7 @@ enum SearchEntries {
                                         reuse: params.flag("reuse"))
             let name = params.text("rollout")
             guard name != "random", let entry = base.first(where: { $0.name == name }) else { return (settings, nil, loaded?.leaf) }
-            return (settings, try entry.make(ResolvedParameters(spec: StrategySpec(name: name), accepted: entry.parameters), game), loaded?.leaf)
+            return (settings, try entry.make(ResolvedParameters(spec: StrategySpec(name: name), accepted: entry.parameters), game, StrategyEnvironment()), loaded?.leaf)
         }
         return [
             StrategyEntry(name: "mcts",

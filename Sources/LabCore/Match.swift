@@ -50,19 +50,15 @@ public enum Match {
                 break
             }
             precondition(buffer.contains(action), "strategy in seat \(seat) chose illegal action \(action)")
-            if anyFollower {
-                let before = state
-                state.apply(action)
-                observe?(before, action, state)
-                for (s, strategy) in strategies.enumerated() where strategy.followsActions {
-                    strategy.didApply(action, by: seat, seen: before.observation(for: s))
-                }
-            } else if let observe {
+            if let observe {
                 let before = state
                 state.apply(action)
                 observe(before, action, state)
             } else {
                 state.apply(action)
+            }
+            if anyFollower {
+                for strategy in strategies where strategy.followsActions { strategy.didApply(action, by: seat) }
             }
         }
         let outcome: Outcome

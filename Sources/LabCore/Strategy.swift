@@ -18,12 +18,6 @@ public protocol Strategy<G>: AnyObject {
     /// its tree between moves.
     func didApply(_ action: Int, by seat: Int)
 
-    /// ``didApply(_:by:)`` with what this strategy's seat saw just before the action
-    /// (`seen` is evaluated only when read): for a follower that names the action to
-    /// someone else, e.g. an external bot's `played` message. By default it calls
-    /// ``didApply(_:by:)``.
-    func didApply(_ action: Int, by seat: Int, seen: @autoclosure () -> G.State.Observation)
-
     /// Why the strategy forfeited, after ``chooseAction(_:legal:)`` returned
     /// ``Forfeit/action``; nil for strategies that never forfeit (all but external bots).
     var forfeitKind: ForfeitKind? { get }
@@ -36,9 +30,6 @@ public protocol Strategy<G>: AnyObject {
 extension Strategy {
     public var followsActions: Bool { false }
     public func didApply(_ action: Int, by seat: Int) {}
-    public func didApply(_ action: Int, by seat: Int, seen: @autoclosure () -> G.State.Observation) {
-        didApply(action, by: seat)
-    }
     public var forfeitKind: ForfeitKind? { nil }
     public func matchDidEnd(_ outcome: Outcome) {}
 }
@@ -110,10 +101,6 @@ public final class EpsilonStrategy<G: Game>: Strategy {
     public var followsActions: Bool { inner.followsActions }
 
     public func didApply(_ action: Int, by seat: Int) { inner.didApply(action, by: seat) }
-
-    public func didApply(_ action: Int, by seat: Int, seen: @autoclosure () -> G.State.Observation) {
-        inner.didApply(action, by: seat, seen: seen())
-    }
 
     public var forfeitKind: ForfeitKind? { inner.forfeitKind }
 

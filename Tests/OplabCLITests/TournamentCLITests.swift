@@ -413,7 +413,7 @@ struct TournamentCLITests {
         try #require(run.status == 0, "\(run.stderr)")
 
         let text = String(decoding: try contents(out + "/matches.csv"), as: UTF8.self)
-        let header = "run,block,match,table,seat,entrant,strategy,seed,place,outcome,end_reason,turns,"
+        let header = "run,block,match,table,seat,entrant,strategy,seed,place,outcome,end_reason,turns,forfeit,"
             + "missions_completed,mission_points,railroads,cards_in_hand,built_railroads"
         #expect(text.hasPrefix(header + "\n"))
         // Fields with a comma or a quote are quoted, inner quotes doubled.
@@ -496,7 +496,7 @@ struct TournamentCLITests {
         try #require(run.status == 0, "\(run.stderr)")
         let records = try csvRecords(out + "/matches.csv")
         #expect(records.first?.joined(separator: ",")
-            == "run,block,match,table,seat,entrant,strategy,seed,place,outcome,end_reason,turns,win_type,tiles_placed,placed_cells,flow_cells")
+            == "run,block,match,table,seat,entrant,strategy,seed,place,outcome,end_reason,turns,forfeit,win_type,tiles_placed,placed_cells,flow_cells")
         let rows = try csvTable(out + "/matches.csv")
         for row in rows {
             #expect(row["win_type"] == row["end_reason"], "\(row)")

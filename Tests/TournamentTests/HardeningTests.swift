@@ -121,7 +121,7 @@ struct HardeningTests {
 
 /// A 3-seat table whose every match ends with seats 0 and 1 sharing first place.
 private struct SharedFirstTable: SeatedTable {
-    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
+    func play(dealSeed: UInt64, strategySeed: UInt64, match: Int, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
         timer?.record(seat: 0, nanoseconds: 1_000)
         return MatchRecord(outcome: Outcome(places: [1, 1, 3], endReason: "test", turns: 1), seatColumns: [[], [], []])
     }

@@ -169,7 +169,7 @@ struct StatisticsTests {
 
     /// Never played: the tally is fed rows directly.
     struct NoTable: SeatedTable {
-        func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
+        func play(dealSeed: UInt64, strategySeed: UInt64, match: Int, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
             fatalError("the tally tests play no matches")
         }
     }

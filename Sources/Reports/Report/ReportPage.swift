@@ -67,8 +67,11 @@ struct ReportPage {
         if run.status != "complete" {
             content += "<p class=\"warning\">This run is \(SVG.escape(run.status)): the figures cover the \(Charts.grouped(run.blocksDone)) blocks done so far.</p>\n"
         }
+        // Forfeits (external bots' faults) get a column when there were any.
+        let forfeits = folder.summary.contains { ($0.forfeits ?? 0) > 0 }
         content += "<table class=\"entrants\">\n<tr><th>entrant</th><th>strategy</th><th>matches</th><th>wins</th><th>draws</th>"
-            + "<th>losses</th><th>score share (95 %)</th><th>win rate (95 %)</th><th>mean place (95 %)</th></tr>\n"
+            + "<th>losses</th><th>score share (95 %)</th><th>win rate (95 %)</th><th>mean place (95 %)</th>"
+            + (forfeits ? "<th>forfeits</th>" : "") + "</tr>\n"
         for e in order {
             let strategy = run.entrants[e].strategy
             var cells = [name(e), strategy]
@@ -77,14 +80,19 @@ struct ReportPage {
                           Self.figure(s.scoreShare, s.scoreShareInterval, digits: 4),
                           Self.figure(s.winRate, (s.winRateLow, s.winRateHigh), digits: 4),
                           Self.figure(s.meanPlace, s.meanPlaceInterval, digits: 3)]
+                if forfeits { cells.append(Charts.grouped(s.forfeits ?? 0)) }
             } else {
-                cells += Array(repeating: "", count: 7)
+                cells += Array(repeating: "", count: forfeits ? 8 : 7)
             }
             content += "<tr>" + cells.enumerated().map { k, cell in
                 (k < 2 ? "<td>" : "<td class=\"number\">") + SVG.escape(cell) + "</td>"
             }.joined() + "</tr>\n"
         }
         content += "</table>"
+        for s in folder.summary where (s.forfeits ?? 0) > 0 {
+            content += "\n<p class=\"warning\">\(SVG.escape(name(s.entrant))) forfeited \(Charts.grouped(s.forfeits ?? 0)) of "
+                + "\(Charts.grouped(s.matches)) matches (matches.csv says which and why; its bot's log is in bots/).</p>"
+        }
         return "<header id=\"header\">\n<h1>\(SVG.escape(run.name))</h1>\n"
             + "<p class=\"question\">What was played, by whom, under which rules, and is the run finished?</p>\n" + content + "\n</header>\n"
     }

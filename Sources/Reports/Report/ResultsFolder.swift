@@ -20,6 +20,9 @@ struct ResultsFolder {
         var winRateHigh: Double
         var meanPlace: Double
         var meanPlaceInterval: (low: Double, high: Double)?
+        /// Matches the entrant forfeited (an external bot's faults); nil in a summary.csv
+        /// written before the column was.
+        var forfeits: Int?
     }
 
     struct Pair {
@@ -140,6 +143,7 @@ struct ResultsFolder {
         }
         let shareColumns = try optional("score_share_low", "score_share_high")
         let placeColumns = try optional("mean_place_low", "mean_place_high")
+        let forfeitColumn = table.header.contains("forfeits") ? try table.column("forfeits") : nil
         var rows: [Summary] = []
         for row in table.rows {
             var shareInterval: (low: Double, high: Double)?
@@ -151,7 +155,7 @@ struct ResultsFolder {
                                 scoreShare: try row.double(c.share), scoreShareInterval: shareInterval,
                                 winRate: try row.double(c.rate), winRateLow: try row.double(c.low),
                                 winRateHigh: try row.double(c.high), meanPlace: try row.double(c.place),
-                                meanPlaceInterval: placeInterval))
+                                meanPlaceInterval: placeInterval, forfeits: try forfeitColumn.map { c throws(InputError) in try row.count(c) }))
         }
         return rows
     }

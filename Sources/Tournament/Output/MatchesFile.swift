@@ -5,8 +5,10 @@ import LabCore
 /// blocks in increasing order. Nothing in it depends on the clock, the thread count,
 /// the shard split or the resume point.
 struct MatchesLayout: Sendable {
+    /// `forfeit`: on the row of the seat that forfeited the match, why (`timeout`,
+    /// `crash`, `illegal`, `malformed`); empty on every other row.
     static let fixedColumns = ["run", "block", "match", "table", "seat", "entrant", "strategy", "seed", "place", "outcome",
-                               "end_reason", "turns"]
+                               "end_reason", "turns", "forfeit"]
     let plan: TournamentPlan
     /// `run,` as CSV bytes.
     private let runPrefix: [UInt8]
@@ -50,10 +52,10 @@ struct MatchesLayout: Sendable {
             // (and the same deal), so two players that choose alike play mirrored matches and
             // their block splits evenly; only a difference in play moves the block's score.
             timer.removeAll()
-            let record = seatings[table][rotation].play(dealSeed: deal, strategySeed: deal, buffer: &buffer, timer: timer)
+            let match = schedule.matchIndex(block: block, rotation: rotation)
+            let record = seatings[table][rotation].play(dealSeed: deal, strategySeed: deal, match: match, buffer: &buffer, timer: timer)
             let seating = schedule.seating(table: table, rotation: rotation)
             decisions.add(timer, entrantOfSeat: seating)
-            let match = schedule.matchIndex(block: block, rotation: rotation)
             let outcome = record.outcome
             for seat in 0..<schedule.seats {
                 let result = outcome.result(of: seat)
@@ -69,7 +71,9 @@ struct MatchesLayout: Sendable {
                 CSV.append(outcome.endReason, to: &bytes)
                 let marks = record.marks.isEmpty ? [] : record.marks[seat]
                 precondition(marks.count == (plan.boardCounts?.counts.count ?? 0), "a seat's marks do not match the board counts")
-                CSV.append(outcome.turns, to: &bytes, last: record.seatColumns[seat].isEmpty && marks.isEmpty)
+                CSV.append(outcome.turns, to: &bytes)
+                let forfeit = outcome.forfeit.flatMap { $0.seat == seat ? $0.kind : nil }
+                CSV.append(forfeit?.rawValue ?? "", to: &bytes, last: record.seatColumns[seat].isEmpty && marks.isEmpty)
                 for (k, value) in record.seatColumns[seat].enumerated() {
                     CSV.append(value, to: &bytes, last: k == record.seatColumns[seat].count - 1 && marks.isEmpty)
                 }
@@ -77,7 +81,7 @@ struct MatchesLayout: Sendable {
                     for (k, set) in marks.enumerated() { spec.appendHex(set, to: &bytes, last: k == marks.count - 1) }
                 }
                 rows.append(MatchRow(block: block, match: match, table: table, seat: seat, entrant: seating[seat],
-                                     place: outcome.places[seat], result: result, turns: outcome.turns, marks: marks))
+                                     place: outcome.places[seat], result: result, turns: outcome.turns, marks: marks, forfeit: forfeit))
             }
         }
         return PlayedBlock(bytes: bytes, rows: rows, decisions: decisions)
@@ -97,6 +101,8 @@ struct MatchRow: Sendable {
     /// Per board count of the plan, the elements this seat marked (bit i: element i;
     /// empty without board counts).
     var marks: [UInt128] = []
+    /// Why this seat forfeited the match, if it did.
+    var forfeit: ForfeitKind?
 }
 
 /// Reads `matches.csv` block by block in fixed-size chunks (memory does not grow with
@@ -221,6 +227,13 @@ final class MatchesReader {
         guard let result = SeatResult(rawValue: f[9]) else {
             throw InputError("\(at): column outcome: '\(f[9])'; expected win, draw or loss")
         }
+        var forfeit: ForfeitKind?
+        if !f[12].isEmpty {
+            guard let kind = ForfeitKind(rawValue: f[12]) else {
+                throw InputError("\(at): column forfeit: '\(f[12])'; expected nothing or one of \(ForfeitKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            forfeit = kind
+        }
         var marks: [UInt128] = []
         if let spec = layout.plan.boardCounts {
             let first = MatchesLayout.fixedColumns.count + layout.plan.columns.count
@@ -232,7 +245,7 @@ final class MatchesReader {
             }
         }
         return MatchRow(block: try int(1), match: try int(2), table: try int(3), seat: try int(4), entrant: entrant,
-                        place: try int(8), result: result, turns: try int(11), marks: marks)
+                        place: try int(8), result: result, turns: try int(11), marks: marks, forfeit: forfeit)
     }
 
     /// A complete block must be the block the schedule says, seat by seat.

@@ -33,6 +33,19 @@ public struct RunRecord: Codable, Equatable, Sendable {
     /// Per entrant, in config order, its time per decision over every session of the run
     /// (and every shard, once merged). Absent in records of earlier versions.
     public internal(set) var decisionTimes: [DecisionRecord]?
+    /// Per entrant that forfeited matches (external bots), how many by kind, over the
+    /// whole run: timeouts depend on the machine, so they are counted here as well as in
+    /// the CSV files. Absent when no entrant forfeited.
+    public internal(set) var forfeits: [ForfeitRecord]?
+
+    /// One entrant's forfeits by kind.
+    public struct ForfeitRecord: Codable, Equatable, Sendable {
+        public var entrant: String
+        public var timeout: Int
+        public var crash: Int
+        public var illegal: Int
+        public var malformed: Int
+    }
 
     public enum Status: String, Codable, Sendable { case running, complete, stopped }
 

@@ -20,6 +20,8 @@ struct Tally {
     var losses: [Int]
     var score: [Double]
     var placeSum: [Int]
+    /// Per entrant, matches it forfeited, by ``ForfeitKind`` (in `allCases` order).
+    var forfeits: [[Int]]
     var pairwise: PairwiseTable
     /// Per table and table position: the entrant's win rate, score share and mean place
     /// over its matches in each block, summed over the table's blocks.
@@ -46,6 +48,7 @@ struct Tally {
         draws = matches
         losses = matches
         placeSum = matches
+        forfeits = Array(repeating: Array(repeating: 0, count: ForfeitKind.allCases.count), count: n)
         score = Array(repeating: 0, count: n)
         pairwise = PairwiseTable(entrants: n)
         let seats = plan.schedule.seats
@@ -73,6 +76,7 @@ struct Tally {
                 let row = rows[k]
                 let here = position(of: row.entrant, in: table)
                 matches[row.entrant] += 1
+                if let kind = row.forfeit { forfeits[row.entrant][Self.kindIndex(kind)] += 1 }
                 board?.add(row.marks, entrant: row.entrant, place: row.place)
                 placeSum[row.entrant] += row.place
                 current[here].place += Double(row.place)
@@ -214,11 +218,28 @@ struct Tally {
         return (games, points, points / games, interval.lower, interval.upper, strata.reduce(0) { $0 + $1.count })
     }
 
+    static func kindIndex(_ kind: ForfeitKind) -> Int { ForfeitKind.allCases.firstIndex(of: kind)! }
+
+    /// The forfeits for `run.json`: one record per entrant that forfeited; nil for none.
+    var forfeitRecords: [RunRecord.ForfeitRecord]? {
+        let records = plan.config.entrants.indices.compactMap { i -> RunRecord.ForfeitRecord? in
+            let k = forfeits[i]
+            guard k.reduce(0, +) > 0 else { return nil }
+            return RunRecord.ForfeitRecord(entrant: plan.config.entrants[i].name, timeout: k[Self.kindIndex(.timeout)],
+                                           crash: k[Self.kindIndex(.crash)], illegal: k[Self.kindIndex(.illegal)],
+                                           malformed: k[Self.kindIndex(.malformed)])
+        }
+        return records.isEmpty ? nil : records
+    }
+
+    /// Matches forfeited by each entrant, all kinds together.
+    var forfeitTotals: [Int] { forfeits.map { $0.reduce(0, +) } }
+
     // MARK: Files
 
     static let summaryHeader = ["entrant", "strategy", "matches", "blocks", "wins", "draws", "losses", "score", "score_share",
                                 "score_share_low", "score_share_high", "win_rate", "win_rate_low", "win_rate_high", "mean_place",
-                                "mean_place_low", "mean_place_high", "rating", "rating_low", "rating_high"]
+                                "mean_place_low", "mean_place_high", "rating", "rating_low", "rating_high", "forfeits"]
     static let pairwiseHeader = ["entrant", "opponent", "games", "points", "score", "score_low", "score_high", "elo", "elo_low",
                                  "elo_high", "blocks"]
     static let ratingsHeader = ["rank", "entrant", "strategy", "rating", "rating_low", "rating_high", "pairwise_games", "anchor"]
@@ -247,7 +268,8 @@ struct Tally {
             let row = [entrants[i].name, entrants[i].strategy, String(matches[i]), String(blocks), String(wins[i]), String(draws[i]),
                        String(losses[i]), f(score[i]), f(m > 0 ? score[i] / m : 0), f(share.lower), f(share.upper),
                        f(m > 0 ? Double(wins[i]) / m : 0), f(win.lower), f(win.upper), f(m > 0 ? Double(placeSum[i]) / m : 0),
-                       f(place.lower), f(place.upper), elo(r.rating[i]), elo(r.lower[i]), elo(r.upper[i])]
+                       f(place.lower), f(place.upper), elo(r.rating[i]), elo(r.lower[i]), elo(r.upper[i]),
+                       String(forfeits[i].reduce(0, +))]
             summary += CSV.line(row)
             printed.append(row)
         }
@@ -267,7 +289,7 @@ struct Tally {
             ratings += CSV.line([String(rank + 1), entrants[i].name, entrants[i].strategy, elo(r.rating[i]), elo(r.lower[i]),
                                  elo(r.upper[i]), f(games, 0), i == plan.anchor ? "yes" : "no"])
         }
-        return (summary, pairs, ratings, Self.table(printed, order: order) + gauntletLines())
+        return (summary, pairs, ratings, Self.table(printed, order: order) + forfeitLines() + gauntletLines())
     }
 
     /// The summary as aligned text, strongest first: each figure with its 95 % interval
@@ -280,6 +302,17 @@ struct Tally {
                     "[\(row[15]), \(row[16])]", row[17], "[\(row[18]), \(row[19])]"]
         }
         return aligned(titles, body)
+    }
+
+    /// One line per entrant that forfeited matches, by kind; empty when none did.
+    func forfeitLines() -> [String] {
+        let lines = plan.config.entrants.indices.compactMap { i -> String? in
+            let total = forfeits[i].reduce(0, +)
+            guard total > 0 else { return nil }
+            let kinds = ForfeitKind.allCases.enumerated().compactMap { k, kind in forfeits[i][k] > 0 ? "\(kind.rawValue) \(forfeits[i][k])" : nil }
+            return "\(plan.config.entrants[i].name) forfeited \(total) of \(matches[i]) matches (\(kinds.joined(separator: ", ")))"
+        }
+        return lines.isEmpty ? [] : [""] + lines
     }
 
     /// For a gauntlet, the candidate's line against each opponent (its rows of

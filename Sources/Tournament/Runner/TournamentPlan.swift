@@ -3,9 +3,16 @@ import LabCore
 /// One seating of one table, set up once (rules, map, a factory per seat) and played
 /// from many seeds, from any thread.
 public protocol SeatedTable: Sendable {
-    /// Plays the match dealt from `dealSeed`, with strategies seeded from `strategySeed`;
-    /// `timer`, when given, records the time of each decision by seat.
-    func play(dealSeed: UInt64, strategySeed: UInt64, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord
+    /// Plays match number `match`, dealt from `dealSeed`, with strategies seeded from
+    /// `strategySeed`; `timer`, when given, records the time of each decision by seat.
+    func play(dealSeed: UInt64, strategySeed: UInt64, match: Int, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord
+}
+
+/// What a plan's players hold outside oplab (external bots' processes and logs): told
+/// the run's results folder before the first match, and closed after the last.
+public protocol RunResources: Sendable {
+    func open(resultsFolder: String)
+    func close()
 }
 
 /// What the harness keeps of a finished match.
@@ -47,10 +54,12 @@ public struct TournamentPlan: Sendable {
     /// fight over its cache line and lose a quarter of the second core. nil: workers
     /// share `seatings`.
     public let makeSeatings: (@Sendable () throws(InputError) -> [[any SeatedTable]])?
+    /// The players' outside resources, if any play (external bots).
+    public let resources: (any RunResources)?
 
     public init(config: TournamentConfig, schedule: Schedule, seatings: [[any SeatedTable]], columns: [String],
                 anchor: Int?, setupLines: [String] = [], warnings: [String] = [], boardCounts: BoardCountsSpec? = nil,
-                makeSeatings: (@Sendable () throws(InputError) -> [[any SeatedTable]])? = nil) {
+                makeSeatings: (@Sendable () throws(InputError) -> [[any SeatedTable]])? = nil, resources: (any RunResources)? = nil) {
         precondition(seatings.count == schedule.tables.count && seatings.allSatisfy { $0.count == schedule.seats })
         self.config = config
         self.schedule = schedule
@@ -61,6 +70,7 @@ public struct TournamentPlan: Sendable {
         self.setupLines = setupLines
         self.warnings = warnings
         self.makeSeatings = makeSeatings
+        self.resources = resources
     }
 
     /// The entrants' names, in config order.

@@ -51,6 +51,16 @@ public enum TournamentRunner {
     /// adds its counts file, ``files(of:)``).
     public static let files = ["matches.csv", "summary.csv", "pairwise.csv", "ratings.csv", RunRecord.fileName]
 
+    /// The folder of the external bots' logs in a results folder (`bots/ENTRANT.log`).
+    public static let botLogs = "bots"
+
+    /// Forfeits in a row by one entrant (in match order) that stop a run: a bot that
+    /// keeps failing is broken, and a run of lost matches measures nothing. The files
+    /// keep every complete block up to the one that reached the limit; `--resume`
+    /// continues from there once the bot is fixed. (cutechess-cli stops at the first
+    /// crash unless told to recover; fastchess recovers always. This is in between.)
+    public static let forfeitStreakLimit = 10
+
     /// The files a run of `plan` writes: ``files`` and the board counts, if any.
     public static func files(of plan: TournamentPlan) -> [String] {
         files + (plan.boardCounts.map { [$0.file] } ?? [])
@@ -88,6 +98,8 @@ public enum TournamentRunner {
         // then fresh, resumed or replaced; checked before anything is written.
         let (lock, contents) = try hold(directory)
         defer { withExtendedLifetime(lock) {} }
+        // External bots quit (or are killed) when the run ends, however it ends.
+        defer { plan.resources?.close() }
         let existing = !contents.isEmpty
         var done = 0
         // The summaries' totals: the file's blocks on resume, then each block as it is
@@ -136,6 +148,7 @@ public enum TournamentRunner {
             try Files.writeAtomically(layout.headerLine, to: matchesPath)
         }
         announce(notes)
+        plan.resources?.open(resultsFolder: directory)
 
         var record = RunRecord(config: resolved, shard: options.shard.description, status: .running, blocks: shardBlocks.count,
                                blocksDone: done, matchesDone: done * plan.schedule.matchesPerBlock, threads: threads,
@@ -155,6 +168,10 @@ public enum TournamentRunner {
         var failure: InputError?
         var stopped = false
         let entrantCount = plan.entrantNames.count
+        // Per entrant, its forfeits in a row so far (match order); the entrant that
+        // reached the limit, and the kind of its last forfeit.
+        var streaks = [Int](repeating: 0, count: entrantCount)
+        var broken: (entrant: Int, kind: ForfeitKind, block: Int)?
         let master = plan.config.seed
         // A set of tables per worker, so threads share no objects they retain per turn.
         let workers = max(1, min(threads, shardBlocks.count - done))
@@ -176,6 +193,16 @@ public enum TournamentRunner {
                                tally.add(block: played.rows)
                                times.add(played.decisions)
                                progress.add(block: played.rows, seats: plan.schedule.seats)
+                               // An entrant sits once per match: its row says whether it forfeited.
+                               for row in played.rows {
+                                   guard let kind = row.forfeit else { streaks[row.entrant] = 0; continue }
+                                   streaks[row.entrant] += 1
+                                   if streaks[row.entrant] >= forfeitStreakLimit, broken == nil { broken = (row.entrant, kind, row.block) }
+                               }
+                               if broken != nil {
+                                   stopped = true
+                                   return false
+                               }
                                if let onBlock, let block = played.rows.first?.block {
                                    var sums = [Double](repeating: 0, count: entrantCount)
                                    var counts = [Int](repeating: 0, count: entrantCount)
@@ -209,6 +236,7 @@ public enum TournamentRunner {
         let table = try writeSummaries(tally, to: directory)
         let matches = playedBlocks * plan.schedule.matchesPerBlock
         record.status = stopped ? .stopped : .complete
+        record.forfeits = tally.forfeitRecords
         record.blocksDone = tally.blocks
         record.matchesDone = tally.blocks * plan.schedule.matchesPerBlock
         record.finished = RunRecord.now()
@@ -218,6 +246,12 @@ public enum TournamentRunner {
         record.peakMemoryMB = Files.peakMemoryMB()
         record.decisionTimes = times.records(entrants: plan.entrantNames)
         try record.write(to: directory)
+        if let broken {
+            let name = plan.entrantNames[broken.entrant]
+            throw InputError("\(name) forfeited \(forfeitStreakLimit) matches in a row (the last by \(broken.kind.rawValue)); "
+                + "the run stopped after block \(broken.block) with \(tally.blocks) of \(shardBlocks.count) blocks in \(directory) "
+                + "(the bots' logs are in \(directory)/\(botLogs)/). Fix the bot, then run again with --resume to continue")
+        }
         return RunResult(directory: directory, blocksPlayed: playedBlocks, matchesPlayed: matches,
                          matchesPerSecond: record.matchesPerSecond, threads: threads, table: table, notes: notes)
     }
@@ -249,7 +283,7 @@ public enum TournamentRunner {
     ///   something a run of `plan` does not write (a run killed between its first file and
     ///   `run.json` leaves only its own files, and is one).
     static func clear(_ directory: String, contents: [String], plan: TournamentPlan) throws(InputError) {
-        let known = files(of: plan) + ["report.html"]
+        let known = files(of: plan) + ["report.html", botLogs]
         guard contents.contains(RunRecord.fileName) || contents.allSatisfy(known.contains) else {
             throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
                 + "replaces only results; choose another --out, or empty the folder")

@@ -1,0 +1,62 @@
+import LabCore
+import Players
+
+/// `external(command=..., timeout=..., startup=..., opt.NAME=VALUE...)`: a bot in any
+/// language, played through the player protocol (`docs/protocol.md`), in every game that
+/// speaks it.
+enum ExternalEntry {
+    /// Milliseconds per decision unless `timeout=` says otherwise.
+    static let defaultTimeoutMs = 2000
+    /// Milliseconds from start to `ready` unless `startup=` says otherwise (the spec's 10 s).
+    static let defaultStartupMs = 10_000
+
+    static func entry<G: ProtocolGame>(for _: G.Type) -> StrategyEntry<G> {
+        StrategyEntry(
+            name: "external",
+            summary: "a bot outside the lab, any language, over the player protocol (docs/protocol.md)",
+            parameters: [
+                ParameterSpec("command", .text, default: "", "the command line that starts the bot (split as a shell would, run without one)"),
+                ParameterSpec("timeout", .integer(1...3_600_000), default: String(defaultTimeoutMs), "milliseconds per decision; a later reply forfeits the match"),
+                ParameterSpec("startup", .integer(1...3_600_000), default: String(defaultStartupMs), "milliseconds from start to the bot's ready"),
+            ],
+            openPrefix: "opt."
+        ) { params, game, environment throws(InputError) in
+            let command = params.text("command")
+            guard command.contains(where: { $0 != " " && $0 != "\t" }) else {
+                throw InputError("strategy external: command= is required, e.g. external(command=\"python3 examples/bots/random_bot.py\")")
+            }
+            let session = environment.bots ?? BotSession.detached
+            let options = params.open
+            let timeout = params.integer("timeout")
+            let startup = params.integer("startup")
+            let hello = { (w: inout JSONWriter, options: [(key: String, value: JSONValue)]) in
+                w.beginObject()
+                w.member("type", "hello")
+                w.member("protocol", 1)
+                w.member("game", G.name)
+                w.key("rules")
+                game.writeProtocolRules(to: &w)
+                w.member("seats", game.seatCount)
+                w.key("options")
+                w.beginObject()
+                for (k, v) in options {
+                    w.key(k)
+                    w.value(v)
+                }
+                w.endObject()
+                w.key("setup")
+                game.writeProtocolSetup(to: &w)
+                w.endObject()
+            }
+            // One handshake per bot, options and table shape in a run (tables of one
+            // tournament share their game).
+            let key = ([command, String(timeout), String(startup), String(game.seatCount)] + options.map { "\($0.key)=\($0.value)" })
+                .joined(separator: "\u{1}")
+            let program = try session.program(key: key) { () throws(InputError) in
+                try BotProgram(command: command, options: options, timeoutMs: timeout, startupMs: startup, helloWithoutOptions: hello)
+            }
+            let slot = session.slot(program: program, entrant: environment.entrant ?? "external")
+            return { context in ExternalStrategy(slot: slot, context: context) }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import LabCore
+
+/// An option a bot declares in `ready` (player protocol, "Messages"): what a user may
+/// pass it as `opt.NAME=VALUE`.
+public struct BotOption: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable { case int, float, bool, string }
+    public var name: String
+    public var kind: Kind
+    public var defaultValue: JSONValue?
+    public var min: Double?
+    public var max: Double?
+
+    /// `value` (as the user wrote it, already typed) as this option takes it, or what is
+    /// wrong with it.
+    func accept(_ value: JSONValue) -> Acceptance {
+        let range = (min.map { "\(BotOption.format($0))" } ?? "") + (min != nil || max != nil ? "..." : "") + (max.map { BotOption.format($0) } ?? "")
+        func inRange(_ x: Double) -> Bool { (min.map { x >= $0 } ?? true) && (max.map { x <= $0 } ?? true) }
+        switch kind {
+        case .int:
+            guard let n = value.integer else { return .failure("an int\(range.isEmpty ? "" : " in \(range)")") }
+            return inRange(Double(n)) ? .success(value) : .failure("an int in \(range)")
+        case .float:
+            guard let x = value.double else { return .failure("a float\(range.isEmpty ? "" : " in \(range)")") }
+            return inRange(x) ? .success(value) : .failure("a float in \(range)")
+        case .bool:
+            return value.bool != nil ? .success(value) : .failure("true or false")
+        case .string:
+            switch value {
+            case .string: return .success(value)
+            case .integer(let n): return .success(.string(String(n)))
+            case .number(let x): return .success(.string(String(x)))
+            case .bool(let b): return .success(.string(String(b)))
+            default: return .failure("a string")
+            }
+        }
+    }
+
+    /// A value taken (as sent) or refused (with what would be accepted).
+    enum Acceptance {
+        case success(JSONValue)
+        case failure(String)
+    }
+
+    static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
+}
+
+/// What a bot says of itself in `ready`.
+public struct BotIdentity: Sendable, Equatable {
+    public var name: String
+    public var version: String
+    /// Whether it asked for `played` messages.
+    public var follow: Bool
+    public var options: [BotOption]
+
+    /// Reads a `ready` line strictly: a JSON object of type `ready` with a string `name`,
+    /// an optional string `version`, an optional boolean `follow` and an optional array of
+    /// option declarations; anything else is a `malformed` fault naming the field.
+    public static func read(_ line: ArraySlice<UInt8>) throws(BotFault) -> BotIdentity {
+        let value: JSONValue
+        do { value = try JSONParser.parse(line) } catch {
+            throw BotFault(.malformed, "its first line is not JSON (\(error)): \(BotProgram.quote(line))")
+        }
+        guard case .object = value else { throw BotFault(.malformed, "its first line is not a JSON object: \(BotProgram.quote(line))") }
+        guard value["type"]?.string == "ready" else {
+            throw BotFault(.malformed, "its first line is not {\"type\": \"ready\", ...}: \(BotProgram.quote(line))")
+        }
+        guard let name = value["name"]?.string else { throw BotFault(.malformed, "ready: 'name' must be a string") }
+        var version = ""
+        if let v = value["version"] {
+            guard let s = v.string else { throw BotFault(.malformed, "ready: 'version' must be a string") }
+            version = s
+        }
+        var follow = false
+        if let f = value["follow"] {
+            guard let b = f.bool else { throw BotFault(.malformed, "ready: 'follow' must be true or false") }
+            follow = b
+        }
+        var options: [BotOption] = []
+        if let list = value["options"] {
+            guard case .array(let entries) = list else { throw BotFault(.malformed, "ready: 'options' must be an array") }
+            for (i, entry) in entries.enumerated() {
+                guard case .object = entry, let optionName = entry["name"]?.string, !optionName.isEmpty else {
+                    throw BotFault(.malformed, "ready: options[\(i)] must be an object with a non-empty string 'name'")
+                }
+                guard let typeName = entry["type"]?.string, let kind = BotOption.Kind(rawValue: typeName) else {
+                    throw BotFault(.malformed, "ready: options[\(i)] ('\(optionName)'): 'type' must be one of int, float, bool, string")
+                }
+                var option = BotOption(name: optionName, kind: kind, defaultValue: entry["default"])
+                for bound in ["min", "max"] {
+                    guard let b = entry[bound] else { continue }
+                    guard let x = b.double, kind == .int || kind == .float else {
+                        throw BotFault(.malformed, "ready: options[\(i)] ('\(optionName)'): '\(bound)' must be a number, on an int or float option")
+                    }
+                    if bound == "min" { option.min = x } else { option.max = x }
+                }
+                if let d = option.defaultValue, case .failure(let accepted) = option.accept(d) {
+                    throw BotFault(.malformed, "ready: options[\(i)] ('\(optionName)'): its default must be \(accepted)")
+                }
+                if options.contains(where: { $0.name == optionName }) {
+                    throw BotFault(.malformed, "ready: option '\(optionName)' declared twice")
+                }
+                options.append(option)
+            }
+        }
+        return BotIdentity(name: name, version: version, follow: follow, options: options)
+    }
+}

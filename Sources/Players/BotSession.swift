@@ -1,0 +1,83 @@
+import LabCore
+import Synchronization
+
+/// The bots of one run: their programs (each handshaken once), their processes (one
+/// per worker thread and seat, in ``BotSlot``s), and their logs. A run tells the session
+/// its results folder (logs go to `bots/ENTRANT.log` there) and closes it at its end:
+/// every process is sent `quit` and its group killed after the grace period.
+public final class BotSession: Sendable {
+    private struct State {
+        var folder: String?
+        var logs: [String: BotLog] = [:]
+        var programs: [String: BotProgram] = [:]
+        var slots: [BotSlot] = []
+        var processes = 0
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Where the logs go from now on: `FOLDER/bots/ENTRANT.log`.
+    public func open(resultsFolder folder: String) {
+        state.withLock { s in
+            s.folder = folder
+            for (name, log) in s.logs { log.attach(path: Self.logPath(folder, name)) }
+        }
+    }
+
+    /// Quits every bot process of the session (they exit within the grace period, or
+    /// their groups are killed). The slots stay usable: a later match starts a new process.
+    public func close() {
+        let slots = state.withLock { $0.slots }
+        for slot in slots { slot.sendQuit() }
+        // One grace period for all (player protocol: `quit`, exit within 2 s).
+        let deadline = monotonicNanoseconds() + 2_000_000_000
+        for slot in slots { slot.finishQuit(by: deadline) }
+    }
+
+    /// The log of `entrant` (its file under the results folder once there is one).
+    public func log(for entrant: String) -> BotLog {
+        state.withLock { s in
+            if let log = s.logs[entrant] { return log }
+            let log = BotLog(path: s.folder.map { Self.logPath($0, entrant) })
+            s.logs[entrant] = log
+            return log
+        }
+    }
+
+    /// The program for `key`, made (and handshaken) by `make` the first time only.
+    public func program(key: String, make: () throws(InputError) -> BotProgram) throws(InputError) -> BotProgram {
+        if let known = state.withLock({ $0.programs[key] }) { return known }
+        let made = try make()
+        return state.withLock { s in
+            if let known = s.programs[key] { return known }
+            s.programs[key] = made
+            return made
+        }
+    }
+
+    /// A new slot (one process at a time) for one seat of one worker's table.
+    public func slot(program: BotProgram, entrant: String) -> BotSlot {
+        let slot = BotSlot(program: program, log: log(for: entrant), session: self)
+        state.withLock { $0.slots.append(slot) }
+        return slot
+    }
+
+    /// The next process number (the marks in the logs).
+    func nextProcessNumber() -> Int {
+        state.withLock { s in
+            s.processes += 1
+            return s.processes
+        }
+    }
+
+    /// `FOLDER/bots/NAME.log`, the name kept to letters, digits, `.`, `-` and `_`.
+    static func logPath(_ folder: String, _ entrant: String) -> String {
+        let safe = String(entrant.map { $0.isLetter || $0.isNumber || "._-".contains($0) ? $0 : "_" })
+        return folder + "/bots/" + (safe.isEmpty ? "bot" : safe) + ".log"
+    }
+
+    /// The session of strategies made outside a run (`play`, training): logs kept in
+    /// memory only; its processes end with oplab.
+    public static let detached = BotSession()
+}
