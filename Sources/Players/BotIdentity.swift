@@ -42,6 +42,18 @@ public struct BotOption: Sendable, Equatable {
     }
 
     static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
+
+    /// `noise (float 0...1, default 0.1)`.
+    public var summary: String {
+        var text = "\(name) (\(kind.rawValue)"
+        if min != nil || max != nil { text += " \(min.map(Self.format) ?? "")...\(max.map(Self.format) ?? "")" }
+        if let d = defaultValue {
+            var w = JSONWriter(capacity: 32)
+            w.value(d)
+            text += ", default " + String(decoding: w.bytes, as: UTF8.self)
+        }
+        return text + ")"
+    }
 }
 
 /// What a bot says of itself in `ready`.

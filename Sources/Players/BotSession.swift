@@ -6,7 +6,21 @@ import Synchronization
 /// its results folder (logs go to `bots/ENTRANT.log` there) and closes it at its end:
 /// every process is sent `quit` and its group killed after the grace period.
 public final class BotSession: Sendable {
+    /// A fault as it happened: which entrant's bot, in which match and seat, and why.
+    public struct FaultNote: Sendable {
+        public var entrant: String
+        public var match: Int
+        public var seat: Int
+        public var fault: BotFault
+    }
+
+    /// Whether slots record every decision's round trip (``latencies``): `bot check`.
+    public let recordsLatencies: Bool
+    /// The most fault notes kept (the latest).
+    static let faultNotesKept = 1000
+
     private struct State {
+        var faults: [FaultNote] = []
         var folder: String?
         var logs: [String: BotLog] = [:]
         var programs: [String: BotProgram] = [:]
@@ -15,7 +29,28 @@ public final class BotSession: Sendable {
     }
     private let state = Mutex(State())
 
-    public init() {}
+    public init(recordsLatencies: Bool = false) {
+        self.recordsLatencies = recordsLatencies
+    }
+
+    /// The latest faults (at most ``faultNotesKept``), oldest first.
+    public var faults: [FaultNote] { state.withLock { $0.faults } }
+
+    func note(_ fault: FaultNote) {
+        state.withLock { s in
+            s.faults.append(fault)
+            if s.faults.count > Self.faultNotesKept { s.faults.removeFirst(s.faults.count - Self.faultNotesKept) }
+        }
+    }
+
+    /// The programs handshaken so far.
+    public var programs: [BotProgram] { state.withLock { Array($0.programs.values) } }
+
+    /// Every recorded round trip, in nanoseconds (when ``recordsLatencies``).
+    public var latencies: [UInt64] {
+        let slots = state.withLock { $0.slots }
+        return slots.flatMap(\.latencies)
+    }
 
     /// Where the logs go from now on: `FOLDER/bots/ENTRANT.log`.
     public func open(resultsFolder folder: String) {
@@ -27,12 +62,16 @@ public final class BotSession: Sendable {
 
     /// Quits every bot process of the session (they exit within the grace period, or
     /// their groups are killed). The slots stay usable: a later match starts a new process.
-    public func close() {
+    public func close() { _ = quitAll() }
+
+    /// ``close()``, returning how many processes did not exit within the grace period
+    /// after `quit` (and were killed).
+    public func quitAll() -> Int {
         let slots = state.withLock { $0.slots }
         for slot in slots { slot.sendQuit() }
         // One grace period for all (player protocol: `quit`, exit within 2 s).
         let deadline = monotonicNanoseconds() + 2_000_000_000
-        for slot in slots { slot.finishQuit(by: deadline) }
+        return slots.reduce(0) { $0 + ($1.finishQuit(by: deadline) ? 0 : 1) }
     }
 
     /// The log of `entrant` (its file under the results folder once there is one).
@@ -58,7 +97,7 @@ public final class BotSession: Sendable {
 
     /// A new slot (one process at a time) for one seat of one worker's table.
     public func slot(program: BotProgram, entrant: String) -> BotSlot {
-        let slot = BotSlot(program: program, log: log(for: entrant), session: self)
+        let slot = BotSlot(program: program, log: log(for: entrant), session: self, entrant: entrant)
         state.withLock { $0.slots.append(slot) }
         return slot
     }

@@ -14,11 +14,30 @@ public final class BotSlot: @unchecked Sendable {
     private var actionBytes: [[UInt8]?] = []
     /// The message being written (its capacity kept).
     var writer = JSONWriter(capacity: 16384)
+    let entrant: String
+    /// Nanoseconds of each decision's round trip, when the session records them.
+    private(set) var latencies: [UInt64] = []
 
-    init(program: BotProgram, log: BotLog, session: BotSession) {
+    init(program: BotProgram, log: BotLog, session: BotSession, entrant: String) {
         self.program = program
         self.log = log
         self.session = session
+        self.entrant = entrant
+    }
+
+    /// Notes one decision's round trip (turn written to reply read).
+    func record(latency: UInt64) {
+        if session.recordsLatencies { latencies.append(latency) }
+    }
+
+    /// Records a fault: a line in the bot's log and a note in the session; then the
+    /// process is killed (the next match starts a fresh one).
+    func fail(_ fault: BotFault, match: Int, seat: Int) {
+        process?.drainErrors()
+        log.write(lines: Array("[oplab] match \(match), seat \(seat): forfeit (\(fault.kind.rawValue)): \(fault.detail)\n".utf8)[...],
+                  process: process?.number ?? 0)
+        session.note(BotSession.FaultNote(entrant: entrant, match: match, seat: seat, fault: fault))
+        discard()
     }
 
     /// The running process, started (and handshaken) if there is none.
@@ -42,11 +61,15 @@ public final class BotSlot: @unchecked Sendable {
         process?.requestQuit()
     }
 
-    /// Second half: waits for the exit until `deadline`, then kills the group.
-    func finishQuit(by deadline: UInt64) {
-        process?.awaitExit(until: deadline)
-        process?.terminate()
-        process = nil
+    /// Second half: waits for the exit until `deadline`, then kills the group. Returns
+    /// whether the bot had exited by itself (true when there was no process).
+    func finishQuit(by deadline: UInt64) -> Bool {
+        guard let process else { return true }
+        process.awaitExit(until: deadline)
+        let exited = process.exited
+        process.terminate()
+        self.process = nil
+        return exited
     }
 
     /// The bytes of `action`'s entry, made once.

@@ -13,6 +13,7 @@ public final class ExternalStrategy<G: ProtocolGame>: Strategy {
     let seat: Int
     /// `"match":"N",` (the match id as the messages carry it).
     let matchField: [UInt8]
+    let match: Int
     /// The fault that ends this match for the bot, once there is one.
     public private(set) var fault: BotFault?
     /// Whether `start` reached the bot (only then does it hear `end`).
@@ -27,6 +28,7 @@ public final class ExternalStrategy<G: ProtocolGame>: Strategy {
         self.slot = slot
         game = context.game
         seat = context.seat
+        match = context.match
         var m = JSONWriter(capacity: 32)
         m.key("match")
         m.value(String(context.match))
@@ -48,8 +50,12 @@ public final class ExternalStrategy<G: ProtocolGame>: Strategy {
                 started = true
                 return
             } catch {
-                slot.discard()
-                if attempt == 1 { fault = error }
+                if attempt == 1 {
+                    fault = error
+                    slot.fail(error, match: context.match, seat: context.seat)
+                } else {
+                    slot.discard()
+                }
             }
         }
     }
@@ -64,8 +70,10 @@ public final class ExternalStrategy<G: ProtocolGame>: Strategy {
             }
             writeTurn(observation, legal: legal)
             let timeout = UInt64(slot.program.timeoutMs) * 1_000_000
-            try process.send(slot.writer.bytes, deadline: monotonicNanoseconds() + timeout)
+            let begun = monotonicNanoseconds()
+            try process.send(slot.writer.bytes, deadline: begun + timeout)
             let line = try process.readLine(deadline: monotonicNanoseconds() + timeout)
+            slot.record(latency: monotonicNanoseconds() - begun)
             let id = try Self.actionID(line)
             guard legal.contains(id) else {
                 throw BotFault(.illegal, "answered id \(id), which is not among the \(legal.count) legal actions of turn \(observation.turn)")
@@ -73,7 +81,7 @@ public final class ExternalStrategy<G: ProtocolGame>: Strategy {
             return id
         } catch {
             fault = error
-            slot.discard()
+            slot.fail(error, match: match, seat: seat)
             return Forfeit.action
         }
     }
@@ -142,7 +150,7 @@ public final class ExternalStrategy<G: ProtocolGame>: Strategy {
         } catch {
             // The bot broke this match: it forfeits at its next turn.
             fault = error
-            slot.discard()
+            slot.fail(error, match: match, seat: seat)
         }
     }
 
