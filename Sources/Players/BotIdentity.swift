@@ -25,11 +25,10 @@ public struct BotOption: Sendable, Equatable {
         case .bool:
             return value.bool != nil ? .success(value) : .failure("true or false")
         case .string:
+            // Sent as the spec types it (a number stays a number): the handshake's hello
+            // carried it so, before the bot declared anything.
             switch value {
-            case .string: return .success(value)
-            case .integer(let n): return .success(.string(String(n)))
-            case .number(let x): return .success(.string(String(x)))
-            case .bool(let b): return .success(.string(String(b)))
+            case .string, .integer, .number, .bool: return .success(value)
             default: return .failure("a string")
             }
         }
