@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "Quortex", "Evaluators", "LabCore"],
                     swiftSettings: strict),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "LabCore", "Tournament"], swiftSettings: strict),
-        .testTarget(name: "OplabCLITests", dependencies: ["oplab"], swiftSettings: strict),
+        .testTarget(name: "OplabCLITests", dependencies: ["oplab"], exclude: ["Bots"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

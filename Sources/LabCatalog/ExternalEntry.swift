@@ -60,3 +60,16 @@ enum ExternalEntry {
         }
     }
 }
+
+extension Catalog {
+    /// The faults of external bots played outside a run (`oplab play`): one line each
+    /// (match, seat, kind, what happened), then the end of the bot's standard error.
+    public static func detachedBotFaults() -> [String] {
+        BotSession.detached.faults.map { note in
+            let log = BotSession.detached.log(for: note.entrant).tail
+                .split(separator: "\n").filter { !$0.contains("] [oplab] ") }.suffix(8).map { "    " + $0 }
+            return "P\(note.seat) forfeited (\(note.fault.kind.rawValue)): \(note.fault.detail)"
+                + (log.isEmpty ? "" : "; the end of its standard error:\n" + log.joined(separator: "\n"))
+        }
+    }
+}

@@ -91,7 +91,8 @@ struct PlayCommand: ParsableCommand {
     func printResult(entry: any GameEntry, specs: [StrategySpec], report: MatchReport) {
         let o = report.outcome
         if let board = report.board { print(board) }
-        print("end: \(o.endReason) after \(o.turns) turns")
+        print("end: \(o.endReason) after \(o.turns) turns" + (o.forfeit.map { " (P\($0.seat) forfeited: \($0.kind.rawValue))" } ?? ""))
+        for fault in Catalog.detachedBotFaults() { printError(fault) }
         let headers = ["place", "seat", "result", "player"] + entry.seatStatNames
         var rows: [[String]] = []
         for seat in o.places.indices.sorted(by: { (o.places[$0], $0) < (o.places[$1], $1) }) {
@@ -109,7 +110,8 @@ struct PlayCommand: ParsableCommand {
             for (name, value) in zip(entry.seatStatNames, report.seatStats[seat]) { item[name] = value }
             return item
         }
-        let object: [String: Any] = ["game": entry.name, "seed": seed, "endReason": o.endReason, "turns": o.turns, "seats": seats]
+        var object: [String: Any] = ["game": entry.name, "seed": seed, "endReason": o.endReason, "turns": o.turns, "seats": seats]
+        if let forfeit = o.forfeit { object["forfeit"] = ["seat": forfeit.seat, "kind": forfeit.kind.rawValue] }
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
