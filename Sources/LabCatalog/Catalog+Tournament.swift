@@ -37,9 +37,11 @@ extension Catalog {
     }
 
     /// ``plan(_:)`` for a config that did not come from a file (merge, tests): errors
-    /// name the field.
+    /// name the field. `startingBots` false makes external bots' tables without starting
+    /// them (a merge plays no match, and may run where the bots are not).
     public static func plan(_ config: TournamentConfig,
-                            locate: (String, String) -> InputError = { field, message in InputError("\(field): \(message)") })
+                            locate: (String, String) -> InputError = { field, message in InputError("\(field): \(message)") },
+                            startingBots: Bool = true)
         throws(InputError) -> TournamentPlan {
         let game: any GameEntry
         do { game = try Catalog.game(named: config.game) } catch { throw locate("game", error.message) }
@@ -74,7 +76,7 @@ extension Catalog {
 
         // One table per distinct seating; external bots' processes and logs in one session.
         let checkedSpecs = specs
-        let bots = BotSession()
+        let bots = BotSession(handshakes: startingBots)
         let names = config.entrants.map(\.name)
         typealias Built = (seatings: [[any SeatedTable]], setupLines: [String], warnings: [String], boardCounts: BoardCountsSpec?)
         let build: @Sendable () throws(InputError) -> Built = {
@@ -113,7 +115,8 @@ extension Catalog {
             // checks above: name the entrant whose strategy fails on a table of its own
             // where the documented CPU does not.
             let alone = { (spec: StrategySpec) throws(InputError) in
-                _ = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: Array(repeating: spec, count: config.seats)))
+                _ = try game.makeTable(TableSetup(rules: rules, mapPath: config.map, players: Array(repeating: spec, count: config.seats),
+                                                  bots: bots))
             }
             if (try? alone(StrategySpec(name: game.documentedCPU))) != nil {
                 for (i, spec) in specs.enumerated() {

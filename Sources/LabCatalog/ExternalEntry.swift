@@ -53,7 +53,8 @@ enum ExternalEntry {
             let key = ([command, String(timeout), String(startup), String(game.seatCount)] + options.map { "\($0.key)=\($0.value)" })
                 .joined(separator: "\u{1}")
             let program = try session.program(key: key) { () throws(InputError) in
-                try BotProgram(command: command, options: options, timeoutMs: timeout, startupMs: startup, helloWithoutOptions: hello)
+                try BotProgram(command: command, options: options, timeoutMs: timeout, startupMs: startup, handshake: session.handshakes,
+                               helloWithoutOptions: hello)
             }
             let slot = session.slot(program: program, entrant: environment.entrant ?? "external")
             return { context in ExternalStrategy(slot: slot, context: context) }

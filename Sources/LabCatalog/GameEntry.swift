@@ -283,6 +283,16 @@ extension GameEntry {
         return factories
     }
 
+    /// Teachers for self-play training: any strategy but an external bot (training plays
+    /// on every core with one table, and a bot process serves one match at a time).
+    func teachers<G: Game>(_ specs: [StrategySpec], in entries: [StrategyEntry<G>], game: G) throws(InputError) -> [StrategyFactory<G>] {
+        if specs.contains(where: { $0.name == "external" }) {
+            throw InputError("--teacher: an external bot cannot teach: training plays on every core from one table, and a bot process "
+                + "serves one match at a time; play it in a tournament, or teach with the lab's own strategies")
+        }
+        return try resolve(specs, in: entries, game: game)
+    }
+
     /// Finds strategy `spec.name` among `entries` or lists the ones that exist.
     func resolve<G: Game>(_ spec: StrategySpec, in entries: [StrategyEntry<G>], game: G,
                           environment: StrategyEnvironment = StrategyEnvironment()) throws(InputError) -> StrategyFactory<G> {

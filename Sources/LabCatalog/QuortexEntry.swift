@@ -48,7 +48,7 @@ struct QuortexEntry: GameEntry {
     func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
         let game = try QuortexGame(rules: try QuortexRules(settings: rules), seatCount: seats)
-        let teachers = try resolve(request.teachers, in: Self.entries, game: game)
+        let teachers = try teachers(request.teachers, in: Self.entries, game: game)
         return Self.models.train(game, teachers, request, log)
     }
 

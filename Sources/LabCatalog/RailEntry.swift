@@ -49,7 +49,7 @@ struct RailEntry: GameEntry {
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
         let map = try RailMapFile.load(path: mapPath)
         let game = try RailGame(map: map, rules: try RailRules(settings: rules), seatCount: seats)
-        let teachers = try resolve(request.teachers, in: Self.entries, game: game)
+        let teachers = try teachers(request.teachers, in: Self.entries, game: game)
         return Self.models.train(game, teachers, request, log)
     }
 

@@ -18,13 +18,23 @@ public final class BotProgram: Sendable {
     /// Starts the bot once and checks its handshake and the user's options against its
     /// declarations; the process is quit again.
     /// - Throws: an error naming the command, what went wrong and the end of its log.
-    public init(command: String, options: [(key: String, value: String)], timeoutMs: Int, startupMs: Int,
+    /// - Parameter handshake: false makes the program without starting the bot (its
+    ///   identity unknown, options unchecked): for plans that play no match (`merge`).
+    public init(command: String, options: [(key: String, value: String)], timeoutMs: Int, startupMs: Int, handshake: Bool = true,
                 helloWithoutOptions: (inout JSONWriter, [(key: String, value: JSONValue)]) -> Void) throws(InputError) {
         self.command = command
         argv = try CommandWords.split(command)
         self.timeoutMs = timeoutMs
         self.startupMs = startupMs
         let typed = options.map { (key: $0.key, value: Self.typed($0.value)) }
+        guard handshake else {
+            var writer = JSONWriter()
+            helloWithoutOptions(&writer, typed)
+            writer.bytes.append(UInt8(ascii: "\n"))
+            hello = writer.bytes
+            identity = BotIdentity(name: "", version: "", follow: false, options: [])
+            return
+        }
         var probeHello = JSONWriter()
         helloWithoutOptions(&probeHello, typed)
         probeHello.bytes.append(UInt8(ascii: "\n"))
@@ -81,7 +91,7 @@ public final class BotProgram: Sendable {
     /// The error for a bot that failed its handshake: the command, the fault and the end
     /// of its log.
     static func startError(command: String, fault: BotFault, log: BotLog) -> InputError {
-        let tail = log.tail.split(separator: "\n", omittingEmptySubsequences: false).suffix(12).map { "    " + $0 }.joined(separator: "\n")
+        let tail = log.tail.split(separator: "\n").suffix(12).map { "    " + $0 }.joined(separator: "\n")
         return InputError("external(command=\"\(command)\"): the bot failed its handshake: \(fault.detail)"
             + (fault.kind == .timeout ? " (startup= sets the limit in ms)" : "")
             + (tail.trimmingCharacters(in: " \n").isEmpty ? "; its standard error was empty" : "; the end of its standard error:\n\(tail)"))

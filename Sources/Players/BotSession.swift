@@ -24,13 +24,21 @@ public final class BotSession: Sendable {
         var folder: String?
         var logs: [String: BotLog] = [:]
         var programs: [String: BotProgram] = [:]
+        /// Handshakes that failed, so a plan's second look at the same bot (the catalog
+        /// locating which entrant fails) does not start it again.
+        var failures: [String: InputError] = [:]
         var slots: [BotSlot] = []
         var processes = 0
     }
     private let state = Mutex(State())
 
-    public init(recordsLatencies: Bool = false) {
+    /// Whether bots are started to check their handshake when their program is made
+    /// (false: for plans that play no match, such as a merge's).
+    public let handshakes: Bool
+
+    public init(recordsLatencies: Bool = false, handshakes: Bool = true) {
         self.recordsLatencies = recordsLatencies
+        self.handshakes = handshakes
     }
 
     /// The latest faults (at most ``faultNotesKept``), oldest first.
@@ -85,9 +93,16 @@ public final class BotSession: Sendable {
     }
 
     /// The program for `key`, made (and handshaken) by `make` the first time only.
+    /// A failed handshake is remembered and thrown again.
     public func program(key: String, make: () throws(InputError) -> BotProgram) throws(InputError) -> BotProgram {
-        if let known = state.withLock({ $0.programs[key] }) { return known }
-        let made = try make()
+        let known = state.withLock { s in (s.programs[key], s.failures[key]) }
+        if let program = known.0 { return program }
+        if let failure = known.1 { throw failure }
+        let made: BotProgram
+        do { made = try make() } catch {
+            state.withLock { $0.failures[key] = error }
+            throw error
+        }
         return state.withLock { s in
             if let known = s.programs[key] { return known }
             s.programs[key] = made

@@ -111,7 +111,7 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         try reportingInputErrors {
             let config = try TournamentMerge.config(of: shards[0])
-            let plan = try Catalog.plan(config)
+            let plan = try Catalog.plan(config, startingBots: false)
             let result = try TournamentMerge.merge(plan, shards: shards, into: out, force: force)
             for note in result.notes { printError(note) }
             print(result.table.joined(separator: "\n"))
