@@ -63,6 +63,10 @@ enum ExternalEntry {
 }
 
 extension Catalog {
+    /// Quits the bots played outside a run (`oplab play`): `quit`, 2 s, then their groups
+    /// are killed.
+    public static func closeDetachedBots() { BotSession.detached.close() }
+
     /// The faults of external bots played outside a run (`oplab play`): one line each
     /// (match, seat, kind, what happened), then the end of the bot's standard error.
     public static func detachedBotFaults() -> [String] {

@@ -71,7 +71,11 @@ public struct JSONWriter: Sendable {
 
     public mutating func value(_ b: Bool) {
         separate()
-        bytes.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
+        if b {
+            bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
+        } else {
+            bytes.append(contentsOf: [UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e")])
+        }
         first = false
     }
 
@@ -81,7 +85,7 @@ public struct JSONWriter: Sendable {
         if x.isFinite {
             if x == x.rounded(), abs(x) < 1e15 { appendInteger(Int(x)) } else { bytes.append(contentsOf: Array(x.description.utf8)) }
         } else {
-            bytes.append(contentsOf: Array("null".utf8))
+            appendNull()
         }
         first = false
     }
@@ -94,8 +98,12 @@ public struct JSONWriter: Sendable {
 
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: Array("null".utf8))
+        appendNull()
         first = false
+    }
+
+    mutating func appendNull() {
+        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
     }
 
     /// Bytes that already form one complete JSON value (e.g. a cached object).

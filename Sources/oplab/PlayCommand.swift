@@ -64,6 +64,7 @@ struct PlayCommand: ParsableCommand {
                 if let board = event.board { print(board) }
             } : nil
             let report: MatchReport
+            defer { Catalog.closeDetachedBots() }
             if svg != nil || html != nil {
                 // The files are checked before the match is played, then written whole.
                 for path in [svg, html].compactMap({ $0 }) { try checkWritable(path) }
