@@ -179,6 +179,24 @@ struct QuortexProtocolTests {
         #expect(tiles.compactMap { $0["cell"] as? Int } == board.cells.indices.filter { state.tileCode(at: $0) != nil })
     }
 
+    @Test func observationTilesNameTheirCellsAtEveryRadius() throws {
+        for radius in 1...QuortexBoard.maxRadius {
+            var state = try Q.game(seats: 2, ["radius": "\(radius)"]).newMatch(seed: UInt64(radius))
+            var rng = LabRandom(seed: 7)
+            for _ in 0..<6 where !state.isTerminal { let legal = Q.legal(state); state.apply(legal[rng.uniform(legal.count)]) }
+            let object = try P.parse { state.observation(for: 0).writeProtocolObservation(to: &$0) }
+            let tiles = try #require(object["tiles"] as? [[String: Any]])
+            #expect(tiles.count == state.turn, "radius \(radius)")
+            for tile in tiles {
+                let cell = try #require(tile["cell"] as? Int)
+                let code = try #require(state.tileCode(at: cell))
+                #expect(tile["row"] as? Int == state.board.cells[cell].row && tile["col"] as? Int == state.board.cells[cell].col,
+                        "radius \(radius) cell \(cell)")
+                #expect(tile["type"] as? Int == code / 6 && tile["rotation"] as? Int == code % 6 && tile["seat"] as? Int == state.placer(of: cell))
+            }
+        }
+    }
+
     @Test func observationOfAFinishedMatchNamesTheWinners() throws {
         var state = try Q.game(seats: 2).newMatch(seed: 8)
         var rng = LabRandom(seed: 9)
@@ -291,15 +309,15 @@ struct QuortexProtocolTests {
 
     // MARK: the example bot
 
-    /// examples/bots/quortex_bot.js with `random_ties=false` plays exactly as the
-    /// reference AI, decision for decision, fed the lines this code writes.
+    /// examples/bots/quortex_bot.js plays exactly as the reference AI, decision for
+    /// decision, fed the lines this code writes: by default, and with `random_ties=false`.
     @Test func exampleBotPlaysAsTheReferenceAI() throws {
-        for (seats, seed) in [(2, UInt64(31)), (2, 32), (3, 33), (4, 34)] {
+        for (seats, seed, options) in [(2, UInt64(31), "{}"), (2, 32, #"{"random_ties":false}"#), (3, 33, "{}"), (4, 34, #"{"noise":0}"#)] {
             let game = try Q.game(seats: seats)
             let bots = try (0..<seats).map { _ in try BotProcess(P.root.appendingPathComponent("examples/bots/quortex_bot.js")) }
             defer { for bot in bots { bot.close() } }
             for (seat, bot) in bots.enumerated() {
-                let ready = try bot.exchange(P.hello(game, options: #"{"random_ties":false}"#))
+                let ready = try bot.exchange(P.hello(game, options: options))
                 #expect(ready["type"] as? String == "ready")
                 try bot.send(#"{"type":"start","match":"1","seat":\#(seat),"teams":\#(game.teams),"seed":"\#(seed)"}"#)
             }

@@ -9,9 +9,11 @@
 // route of any other seat, counted in empty cells.
 //
 // Options (hello.options; declared in `ready`):
-//   random_ties (bool, default true): break ties between equal best scores at random,
-//     seeded per match from start.seed; false breaks them as the reference AI does
-//     (lowest rotation, then cell order), which makes the bot play exactly as `reference`.
+//   random_ties (bool, default false): break ties between equal best scores at random,
+//     seeded per match from start.seed. By default ties go as the reference AI breaks
+//     them (lowest rotation, then cell order), and the bot plays exactly as `reference`;
+//     random ties play more varied games but lose more (0.435 [0.393, 0.478] of the score
+//     against `reference` over 400 matches).
 //   noise (float 0..1, default 0): adds a uniform amount in [0, 100 * noise) to each
 //     non-winning score, so a placement within that margin of the best may be chosen.
 //
@@ -23,7 +25,7 @@ const readline = require('readline');
 const PORT = 1000; // follow() ends at or above this are ports: PORT + edge
 const WIN = 100000, LOSS = -200000;
 
-const options = { random_ties: true, noise: 0 };
+const options = { random_ties: false, noise: 0 };
 let board = null; // tables derived from hello.setup
 let rng = null; // this match's generator, from start.seed
 
@@ -283,7 +285,7 @@ function handle(message) {
         type: 'ready', name: 'quortex_bot', version: '1.0', follow: false,
         options: [
           { name: 'noise', type: 'float', default: 0, min: 0, max: 1 },
-          { name: 'random_ties', type: 'bool', default: true },
+          { name: 'random_ties', type: 'bool', default: false },
         ],
       });
       break;

@@ -168,23 +168,19 @@ extension QuortexObservation: ProtocolObservation {
         json.endArray()
         json.key("tiles")
         json.beginArray()
-        board.cells.withUnsafeBufferPointer { positions in
-            var rest = occupied
-            while rest != 0 {
-                let cell = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                let code = Int(cells[cell])
-                var placer = 0
-                for bit in 0..<3 where placers[bit] & (CellSet(1) << cell) != 0 { placer |= 1 << bit }
-                json.beginObject()
-                json.member("cell", cell)
-                json.member("row", positions[cell].row)
-                json.member("col", positions[cell].col)
-                json.member("type", code / 6)
-                json.member("rotation", code % 6)
-                json.member("seat", placer)
-                json.endObject()
-            }
+        // Each tile's object is its cell's cached prefix, its code's cached middle and
+        // the placer's digit (seats are 0...5).
+        let prefixes = QuortexProtocolBytes.cellPrefixes[board.radius]
+        var rest = occupied
+        while rest != 0 {
+            let cell = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            var placer: UInt8 = 0
+            for bit in 0..<3 where placers[bit] & (CellSet(1) << cell) != 0 { placer |= 1 << bit }
+            json.raw(prefixes[cell])
+            json.bytes.append(contentsOf: QuortexProtocolBytes.codeMiddles[Int(cells[cell])])
+            json.bytes.append(UInt8(ascii: "0") + placer)
+            json.bytes.append(UInt8(ascii: "}"))
         }
         json.endArray()
         json.key("placed")
@@ -200,6 +196,21 @@ extension QuortexObservation: ProtocolObservation {
         json.value(reason.name)
         json.endObject()
     }
+}
+
+/// Constant bytes of the observation's tile objects, built once: per board radius and
+/// cell `{"cell":C,"row":R,"col":Q,"type":`, per tile code `T,"rotation":K,"seat":`.
+enum QuortexProtocolBytes {
+    /// `cellPrefixes[radius][cell]` (radius 0 is empty).
+    static let cellPrefixes: [[[UInt8]]] = (0...QuortexBoard.maxRadius).map { radius in
+        guard radius > 0 else { return [] }
+        var cells: [(row: Int, col: Int)] = []
+        for row in -radius...radius { for col in -radius...radius where abs(row + col) <= radius { cells.append((row, col)) } }
+        return cells.enumerated().map { Array("{\"cell\":\($0.offset),\"row\":\($0.element.row),\"col\":\($0.element.col),\"type\":".utf8) }
+    }
+
+    /// `codeMiddles[type * 6 + rotation]`.
+    static let codeMiddles: [[UInt8]] = (0..<24).map { Array("\($0 / 6),\"rotation\":\($0 % 6),\"seat\":".utf8) }
 }
 
 extension JSONWriter {
