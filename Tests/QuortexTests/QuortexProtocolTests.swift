@@ -314,7 +314,7 @@ struct QuortexProtocolTests {
     @Test func exampleBotPlaysAsTheReferenceAI() throws {
         for (seats, seed, options) in [(2, UInt64(31), "{}"), (2, 32, #"{"random_ties":false}"#), (3, 33, "{}"), (4, 34, #"{"noise":0}"#)] {
             let game = try Q.game(seats: seats)
-            let bots = try (0..<seats).map { _ in try BotProcess(P.root.appendingPathComponent("examples/bots/quortex_bot.js")) }
+            let bots = try (0..<seats).map { _ in try NodeBot(P.root.appendingPathComponent("examples/bots/quortex_bot.js")) }
             defer { for bot in bots { bot.close() } }
             for (seat, bot) in bots.enumerated() {
                 let ready = try bot.exchange(P.hello(game, options: options))
@@ -537,8 +537,8 @@ enum Pretty {
     }
 }
 
-/// A bot process spoken to line by line over pipes (`node SCRIPT`).
-final class BotProcess {
+/// A Node.js bot (`node SCRIPT`) spoken to line by line over pipes, for the tests.
+final class NodeBot {
     private let process = Process()
     private let input = Pipe(), output = Pipe()
     private var buffer: [UInt8] = []
