@@ -83,7 +83,7 @@ public struct JSONWriter: Sendable {
     public mutating func value(_ x: Double) {
         separate()
         if x.isFinite {
-            if x == x.rounded(), abs(x) < 1e15 { appendInteger(Int(x)) } else { bytes.append(contentsOf: Array(x.description.utf8)) }
+            if abs(x) < 1e15, x == Double(Int(x)) { appendInteger(Int(x)) } else { bytes.append(contentsOf: Array(x.description.utf8)) }
         } else {
             appendNull()
         }
