@@ -39,6 +39,9 @@ final class BotProcess {
     private var input: Int32
     private var output: Int32
     private var errors: Int32
+    /// Readable once the bot has exited (pidfd), or -1 where the kernel has none: then
+    /// an exit is seen only when the bot's output closes.
+    private var exitWatch: Int32
     private var terminated = false
     /// Bytes read from the bot's output; `start` is the first not yet consumed.
     private var pending: [UInt8] = []
@@ -66,17 +69,16 @@ final class BotProcess {
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
         cArgs.append(nil)
         defer { for p in cArgs { free(p) } }
-        var child: pid_t = 0
-        let rc = cArgs.withUnsafeBufferPointer { args in
-            oplab_spawn(args.baseAddress, toBot[0], fromBot[1], errs[1], &child)
+        let (rc, child) = cArgs.withUnsafeBufferPointer { args in
+            BotRegistry.spawn { pid in oplab_spawn(args.baseAddress, toBot[0], fromBot[1], errs[1], &pid) }
         }
         close(toBot[0]); close(fromBot[1]); close(errs[1])
         guard rc == 0 else {
             close(toBot[1]); close(fromBot[0]); close(errs[0])
-            throw BotFault(.crash, "cannot start '\(argv[0])': \(String(cString: strerror(rc)))")
+            throw BotFault(.crash, rc == ECANCELED ? "oplab is ending" : "cannot start '\(argv[0])': \(String(cString: strerror(rc)))")
         }
-        BotRegistry.add(child)
         pid = child
+        exitWatch = oplab_pidfd(child)
         input = toBot[1]
         output = fromBot[0]
         errors = errs[0]
@@ -146,8 +148,9 @@ final class BotProcess {
             }
             let ms = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
             var fds = [pollfd(fd: forWriting ? input : output, events: Int16(forWriting ? POLLOUT : POLLIN), revents: 0),
-                       pollfd(fd: errors, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, errors >= 0 ? 2 : 1, ms)
+                       pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: exitWatch, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 3, ms)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw BotFault(.crash, "poll failed: \(String(cString: strerror(errno)))")
@@ -164,6 +167,13 @@ final class BotProcess {
                     throw BotFault(.crash, exitDescription())
                 }
                 if n > 0 { return }
+            }
+            // The bot exited while something else (a child of its) holds its pipes open:
+            // a crash all the same, once what it wrote before has been read.
+            if fds[2].revents != 0 {
+                if !forWriting, readAvailable(output) > 0 { return }
+                drainErrors()
+                throw BotFault(.crash, exitDescription())
             }
         }
     }
@@ -215,7 +225,6 @@ final class BotProcess {
             let r = waitpid(pid, &status, WNOHANG)
             if r == pid {
                 exited = true
-                BotRegistry.remove(pid)
                 let code = (status >> 8) & 0xff, sig = status & 0x7f
                 return sig == 0 ? "exited with status \(code)" : "was killed by signal \(sig)"
             }
@@ -279,5 +288,7 @@ final class BotProcess {
         output = -1
         close(errors)
         errors = -1
+        if exitWatch >= 0 { close(exitWatch) }
+        exitWatch = -1
     }
 }

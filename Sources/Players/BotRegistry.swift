@@ -11,28 +11,46 @@ import Synchronization
 /// and oplab decides. After `kill -9` of oplab nothing can run: a bot then reads the end
 /// of its input, and the protocol asks it to exit there.
 enum BotRegistry {
-    private static let groups = Mutex<Set<pid_t>>([])
+    private struct Groups {
+        var alive: Set<pid_t> = []
+        /// Set once oplab is ending: no bot starts after that.
+        var closing = false
+    }
+    private static let groups = Mutex(Groups())
     private static let installed = Mutex(false)
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
-    /// Notes a new group (its leader's pid); installs the handlers on first use.
-    static func add(_ pid: pid_t) {
+    /// Starts a bot with `spawn` and registers its group in one step under the lock, so
+    /// a signal's ``killAll()`` either sees the new group or comes first and stops it
+    /// from starting: no bot is started, or left, behind the kill's back.
+    /// - Returns: `spawn`'s result; `ECANCELED` once oplab is ending.
+    static func spawn(_ spawn: (inout pid_t) -> Int32) -> (rc: Int32, pid: pid_t) {
         installOnce()
-        _ = groups.withLock { $0.insert(pid) }
+        return groups.withLock { g in
+            guard !g.closing else { return (ECANCELED, 0) }
+            var pid: pid_t = 0
+            let rc = spawn(&pid)
+            if rc == 0 { g.alive.insert(pid) }
+            return (rc, pid)
+        }
     }
 
+    /// Forgets a group, once it has been killed.
     static func remove(_ pid: pid_t) {
-        _ = groups.withLock { $0.remove(pid) }
+        _ = groups.withLock { $0.alive.remove(pid) }
     }
 
-    /// Kills every group still registered (SIGKILL), without waiting.
-    static func killAll() {
-        let all = groups.withLock { $0 }
-        for pid in all { kill(-pid, SIGKILL) }
+    /// Kills every group still registered (SIGKILL), without waiting; with `closing`,
+    /// no bot starts afterwards.
+    static func killAll(closing: Bool = false) {
+        groups.withLock { g in
+            if closing { g.closing = true }
+            for pid in g.alive { kill(-pid, SIGKILL) }
+        }
     }
 
     /// How many groups are alive (tests).
-    package static var count: Int { groups.withLock { $0.count } }
+    package static var count: Int { groups.withLock { $0.alive.count } }
 
     private static func installOnce() {
         let first = installed.withLock { done -> Bool in
@@ -43,12 +61,12 @@ enum BotRegistry {
         // A bot that exits while the lab writes to it must not kill the lab: the write
         // fails with EPIPE instead, a fault of the bot.
         signal(SIGPIPE, SIG_IGN)
-        atexit { BotRegistry.killAll() }
+        atexit { BotRegistry.killAll(closing: true) }
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                killAll()
+                killAll(closing: true)
                 _exit(128 + sig)
             }
             source.resume()

@@ -41,10 +41,14 @@ struct StrategySpecTests {
 
 @Suite("Catalog")
 struct CatalogTests {
-    @Test("The rail game lists random, heuristic and shipped-cpu, the searches over them, then the model's greedy player")
+    @Test("The rail game lists random, heuristic and shipped-cpu, the searches over them, the model's greedy player, then external bots")
     func railStrategies() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "mcts", "mcts-perfect", "blas-greedy"])
+        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "mcts", "mcts-perfect", "blas-greedy", "external"])
+        let external = try #require(rail.strategies.first { $0.name == "external" })
+        #expect(external.parameters.map(\.name) == ["command", "timeout", "startup", "epsilon"])
+        #expect(external.parameters.map(\.defaultValue) == ["", "2000", "10000", "0"])
+        #expect(external.openPrefix == "opt.")
         let mcts = try #require(rail.strategies.first { $0.name == "mcts" })
         #expect(mcts.parameters.map(\.name) == ["iterations", "millis", "c", "rollout", "rolloutDepth", "reuse", "evaluator", "epsilon"])
         #expect(mcts.parameters.map(\.defaultValue) == ["800", "0", "1.4", "random", "60", "false", "none", "0"])
@@ -76,7 +80,7 @@ struct CatalogTests {
     @Test("Unknown strategies and parameters, and bad values, name what is accepted")
     func strategyErrors() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu, mcts, mcts-perfect, blas-greedy")) {
+        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu, mcts, mcts-perfect, blas-greedy, external")) {
             try Catalog.validate("alphazero", for: rail)
         }
         #expect(throws: InputError("strategy heuristic: unknown parameter 'depth'; accepted: missionProbability (number in 0...1, default 0.7); epsilon (number in 0...1, default 0)")) {

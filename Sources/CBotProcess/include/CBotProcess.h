@@ -15,4 +15,8 @@ int oplab_pipe(int fds[2]);
 /// Sets O_NONBLOCK on `fd`. Returns 0 or -1.
 int oplab_nonblocking(int fd);
 
+/// A descriptor that becomes readable when process `pid` exits (Linux pidfd_open, 5.3
+/// and later), or -1 where the kernel lacks it.
+int oplab_pidfd(pid_t pid);
+
 #endif
