@@ -79,6 +79,19 @@ public struct BotCheck: Sendable {
         var findings = Findings()
         let spec = StrategySpec(name: "external", parameters: [("command", command), ("timeout", String(timeoutMs)), ("startup", String(startupMs))]
                                 + options.map { ("opt." + $0.key, $0.value) })
+        // The user's options are input, not the bot's conduct: checked against what the
+        // bot declares (a handshake without them) before the check proper.
+        if !options.isEmpty {
+            let bare = StrategySpec(name: "external", parameters: [("command", command), ("startup", String(startupMs))])
+            let probe = BotSession()
+            do { _ = try table(botSeat: 0, spec: bare, session: probe) } catch {
+                findings.handshakeError = error.message
+                return findings
+            }
+            if let identity = probe.programs.first?.identity {
+                _ = try identity.check(options: options.map { ($0.key, BotProgram.typed($0.value)) }, command: command)
+            }
+        }
         let first = BotSession(recordsLatencies: true)
         // The handshake, alone (the table's first seat makes the program).
         let clock = ContinuousClock()

@@ -115,4 +115,25 @@ public struct BotIdentity: Sendable, Equatable {
         }
         return BotIdentity(name: name, version: version, follow: follow, options: options)
     }
+
+    /// The user's options (typed as the spec types them) checked against the declared
+    /// ones: an undeclared name, or a value of the wrong type or out of range, is an
+    /// error naming the option and what the bot declares.
+    public func check(options typed: [(key: String, value: JSONValue)], command: String) throws(InputError) -> [(key: String, value: JSONValue)] {
+        var checked: [(key: String, value: JSONValue)] = []
+        for (key, value) in typed {
+            guard let declared = options.first(where: { $0.name == key }) else {
+                let names = options.map(\.name)
+                throw InputError("external(command=\"\(command)\"): option '\(key)' is not one the bot declares"
+                    + "\(Suggestion.didYouMean(key, among: names)); "
+                    + (names.isEmpty ? "it declares none in its ready" : "it declares: \(names.joined(separator: ", "))"))
+            }
+            switch declared.accept(value) {
+            case .success(let v): checked.append((key, v))
+            case .failure(let accepted):
+                throw InputError("external(command=\"\(command)\"): opt.\(key)=\(BotProgram.written(value)) is not accepted; the bot declares '\(key)' as \(accepted)")
+            }
+        }
+        return checked
+    }
 }

@@ -48,20 +48,7 @@ public final class BotProgram: Sendable {
         }
         probe.quit(grace: 2_000_000_000)
         // The user's options against the declared ones: checked before any match.
-        var checked: [(key: String, value: JSONValue)] = []
-        for (key, value) in typed {
-            guard let declared = identity.options.first(where: { $0.name == key }) else {
-                let names = identity.options.map(\.name)
-                throw InputError("external(command=\"\(command)\"): option '\(key)' is not one the bot declares"
-                    + "\(Suggestion.didYouMean(key, among: names)); "
-                    + (names.isEmpty ? "it declares none in its ready" : "it declares: \(names.joined(separator: ", "))"))
-            }
-            switch declared.accept(value) {
-            case .success(let v): checked.append((key, v))
-            case .failure(let accepted):
-                throw InputError("external(command=\"\(command)\"): opt.\(key)=\(Self.written(value)) is not accepted; the bot declares '\(key)' as \(accepted)")
-            }
-        }
+        let checked = try identity.check(options: typed, command: command)
         var writer = JSONWriter()
         helloWithoutOptions(&writer, checked)
         writer.bytes.append(UInt8(ascii: "\n"))
@@ -99,7 +86,7 @@ public final class BotProgram: Sendable {
 
     /// A user's option value as the protocol sends it: a JSON number or boolean when it
     /// reads as one, a string otherwise.
-    static func typed(_ text: String) -> JSONValue {
+    public static func typed(_ text: String) -> JSONValue {
         if text == "true" { return .bool(true) }
         if text == "false" { return .bool(false) }
         if let value = try? JSONParser.parse(text.utf8) {
