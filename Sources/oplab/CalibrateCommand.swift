@@ -214,7 +214,12 @@ struct CalibrateCommand: ParsableCommand {
                 i += 1
             }
         }
-        return words.map { $0.contains(" ") || $0.contains("(") ? "\"\($0)\"" : $0 }
+        // Quoted for a POSIX shell: single quotes unless the word holds one.
+        return words.map { word in
+            guard word.contains(where: { " ()\"'$`\\*?;&|<>".contains($0) }) else { return word }
+            return word.contains("'") ? "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "$", with: "\\$").replacingOccurrences(of: "`", with: "\\`") + "\"" : "'" + word + "'"
+        }
     }
 
     /// The `level` entrant's win rate, matches and the win rate's 95 % interval over
