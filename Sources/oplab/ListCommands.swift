@@ -33,6 +33,9 @@ struct StrategiesCommand: ParsableCommand {
                     for p in s.parameters {
                         print("    \(p.name) = \(p.defaultValue)  (\(p.accepted)): \(p.summary)")
                     }
+                    if let prefix = s.openPrefix {
+                        print("    \(prefix)NAME=VALUE: the bot's own options, as it declares them in its ready")
+                    }
                 }
             }
         }
