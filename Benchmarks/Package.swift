@@ -50,6 +50,23 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        .target(name: "CPUAffinity", path: "Benchmarks/CPUAffinity"),
+        .executableTarget(
+            name: "ProtocolBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LabCore", package: "OpponentLab"),
+                .product(name: "RailGame", package: "OpponentLab"),
+                .product(name: "Quortex", package: "OpponentLab"),
+                .product(name: "Players", package: "OpponentLab"),
+                .product(name: "LabCatalog", package: "OpponentLab"),
+                "CPUAffinity",
+            ],
+            path: "Benchmarks/ProtocolBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
         .executableTarget(
             name: "SearchBenchmarks",
             dependencies: [
