@@ -1,5 +1,10 @@
 import LabCore
 
+/// The start of every `turn` line.
+private let turnLinePrefix = Array("{\"type\":\"turn\",".utf8)
+/// The start of an `action` reply in its compact form (``ExternalStrategy/compactActionID(_:)``).
+private let compactActionReplyPrefix = Array("{\"type\":\"action\",\"id\":".utf8)
+
 /// `external(...)`: a bot outside the lab, played through the player protocol
 /// (`docs/protocol.md`). One instance per seat per match, as every strategy; its process
 /// lives in a ``BotSlot`` from match to match.
@@ -89,6 +94,7 @@ public final class ExternalStrategy<G: ProtocolGame>: Strategy {
     /// The id of an `action` reply: a JSON object of type `action` with an integer `id`
     /// (other fields ignored); anything else is `malformed`.
     static func actionID(_ line: ArraySlice<UInt8>) throws(BotFault) -> Int {
+        if let id = compactActionID(line) { return id }
         let value: JSONValue
         do { value = try JSONParser.parse(line) } catch {
             throw BotFault(.malformed, "its reply is not JSON (\(error)): \(BotProgram.quote(line))")
@@ -105,35 +111,62 @@ public final class ExternalStrategy<G: ProtocolGame>: Strategy {
         return id
     }
 
-    /// The `turn` line into the slot's writer.
-    /// - Complexity: the observation's size plus one copy of a cached entry per legal action.
-    func writeTurn(_ observation: G.State.Observation, legal: ActionBuffer) {
-        slot.writer.reset()
-        slot.writer.bytes += Self.turnPrefix
-        slot.writer.bytes += matchField
-        slot.writer.bytes.append(UInt8(ascii: ","))
-        slot.writer.member("turn", observation.turn)
-        slot.writer.member("seat", seat)
-        slot.writer.key("observation")
-        observation.writeProtocolObservation(to: &slot.writer)
-        slot.writer.key("legal")
-        slot.writer.beginArray()
-        for k in 0..<legal.count {
-            if k > 0 { slot.writer.bytes.append(UInt8(ascii: ",")) }
-            slot.writer.bytes.append(UInt8(ascii: "{"))
-            slot.writer.bytes += slot.entry(legal[k], game: game)
-            slot.writer.bytes.append(UInt8(ascii: "}"))
+    /// The id of a reply written exactly `{"type":"action","id":N}` (compact, these two
+    /// members in this order, N a JSON integer that fits an Int), read without building
+    /// a JSON value; nil for any other line, which then goes to the full parser.
+    static func compactActionID(_ line: ArraySlice<UInt8>) -> Int? {
+        guard line.starts(with: compactActionReplyPrefix), line.last == UInt8(ascii: "}") else { return nil }
+        var i = line.startIndex + compactActionReplyPrefix.count
+        let end = line.endIndex - 1
+        let negative = i < end && line[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        let digits = end - i
+        // 1 to 18 digits (no overflow), no leading zero (JSON).
+        guard digits >= 1, digits <= 18, line[i] != UInt8(ascii: "0") || digits == 1 else { return nil }
+        var n = 0
+        while i < end {
+            let d = Int(line[i]) - Int(UInt8(ascii: "0"))
+            guard d >= 0 && d <= 9 else { return nil }
+            n = n * 10 + d
+            i += 1
         }
-        slot.writer.endArray()
-        slot.writer.key("time")
-        slot.writer.beginObject()
-        slot.writer.member("move_ms", slot.program.timeoutMs)
-        slot.writer.endObject()
-        slot.writer.endObject()
-        slot.writer.bytes.append(UInt8(ascii: "\n"))
+        return negative ? -n : n
     }
 
-    static var turnPrefix: [UInt8] { Array("{\"type\":\"turn\",".utf8) }
+    /// The `turn` line into the slot's writer.
+    ///
+    /// The writer is moved out of the slot for the writing and back after it: written
+    /// through the class property, every call would pay a dynamic exclusivity check, a
+    /// retain and a uniqueness check.
+    /// - Complexity: the observation's size plus one copy of a cached entry per legal action.
+    func writeTurn(_ observation: G.State.Observation, legal: ActionBuffer) {
+        var w = JSONWriter(capacity: 0)
+        swap(&w, &slot.writer)
+        defer { swap(&w, &slot.writer) }
+        w.reset()
+        w.bytes += turnLinePrefix
+        w.bytes += matchField
+        w.bytes.append(UInt8(ascii: ","))
+        w.member("turn", observation.turn)
+        w.member("seat", seat)
+        w.key("observation")
+        observation.writeProtocolObservation(to: &w)
+        w.key("legal")
+        w.beginArray()
+        for k in 0..<legal.count {
+            if k > 0 { w.bytes.append(UInt8(ascii: ",")) }
+            w.bytes.append(UInt8(ascii: "{"))
+            w.bytes += slot.entry(legal[k], game: game)
+            w.bytes.append(UInt8(ascii: "}"))
+        }
+        w.endArray()
+        w.key("time")
+        w.beginObject()
+        w.member("move_ms", slot.program.timeoutMs)
+        w.endObject()
+        w.endObject()
+        w.bytes.append(UInt8(ascii: "\n"))
+    }
 
     public func didApply(_ action: Int, by seat: Int) {
         guard fault == nil, started, let process = slot.process else { return }

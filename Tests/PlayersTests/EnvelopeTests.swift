@@ -1,4 +1,5 @@
 import LabCore
+import RailGame
 import Testing
 
 @testable import Players
@@ -81,5 +82,36 @@ import Testing
         let text = String(decoding: w.bytes, as: UTF8.self)
         #expect(text == #"{"type":"t\"q\\\n\u0001","list":[0,-12,-9223372036854775808,true,null,0.25,{}],"n":3}"#)
         #expect(try JSONParser.parse(w.bytes)["list"] == .array([.integer(0), .integer(-12), .integer(Int.min), .bool(true), .null, .number(0.25), .object([])]))
+    }
+}
+
+/// A reply's id: the compact form's fast path reads what the full parser reads.
+@Suite struct ActionReplyTests {
+    @Test(arguments: [
+        #"{"type":"action","id":3}"#, #"{"type":"action","id":0}"#, #"{"type":"action","id":-0}"#, #"{"type":"action","id":-7}"#,
+        #"{"type":"action","id":123456789012345678}"#, #"{"type":"action","id":03}"#, #"{"type":"action","id":3.0}"#,
+        #"{"type":"action","id":}"#, #"{"type":"action","id":"3"}"#, #"{"type":"action","id":3,"why":"x"}"#,
+        #"{"type": "action", "id": 3}"#, #"{"id":3,"type":"action"}"#, #"{"type":"action","id":3} "#, #"{"type":"action","id":1e2}"#,
+        #"{"type":"ready","id":3}"#, #"{"type":"action"}"#, "garbage", "",
+    ])
+    func compactFormReadsAsTheParserDoes(line: String) {
+        let bytes = Array(line.utf8)[...]
+        let fast = ExternalStrategy<RailGame>.compactActionID(bytes)
+        let full: Int?
+        do {
+            let value = try JSONParser.parse(bytes)
+            full = value["type"]?.string == "action" ? value["id"]?.integer : nil
+        } catch {
+            full = nil
+        }
+        // The fast path may decline (nil) but never disagrees.
+        if let fast { #expect(fast == full, "\(line)") }
+        // And the whole reading (fast path, then the parser) gives the parser's answer.
+        let read = try? ExternalStrategy<RailGame>.actionID(bytes)
+        #expect(read == full, "\(line)")
+    }
+
+    @Test func theCompactFormTakesTheFastPath() {
+        #expect(ExternalStrategy<RailGame>.compactActionID(Array(#"{"type":"action","id":42}"#.utf8)[...]) == 42)
     }
 }
