@@ -5,26 +5,28 @@ import Foundation
 struct BotCommand: Sendable {
     let words: @Sendable (_ folder: String) -> [String]
 
-    /// Bots/minimal_bot.c, compiled with `cc -O2` into the folder. Stops the run when
-    /// there is no `cc` or the compile fails, saying so.
+    /// Bots/minimal_bot.c, compiled with `cc -O2` into the folder (`clang`, which every
+    /// Swift toolchain has, where there is no `cc`). Stops the run when there is neither
+    /// or the compile fails, saying so.
     static func minimal(source: String) -> BotCommand {
         BotCommand { folder in
             let binary = folder + "/minimal_bot"
             let compiler = Process()
-            compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            compiler.arguments = ["cc", "-O2", "-o", binary, source]
+            compiler.executableURL = URL(fileURLWithPath: "/bin/sh")
+            compiler.arguments = ["-c", "if command -v cc >/dev/null; then exec cc \"$@\"; elif command -v clang >/dev/null; then exec clang \"$@\"; else exit 127; fi",
+                                  "sh", "-O2", "-o", binary, source]
             let errors = Pipe()
             compiler.standardOutput = FileHandle.nullDevice
             compiler.standardError = errors
             do {
                 try compiler.run()
             } catch {
-                fatalError("ProtocolBenchmarks: cannot run /usr/bin/env to find cc: \(error)")
+                fatalError("ProtocolBenchmarks: cannot run /bin/sh to find cc: \(error)")
             }
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             compiler.waitUntilExit()
             if compiler.terminationStatus == 127 {
-                fatalError("ProtocolBenchmarks: no C compiler: `cc` is not on PATH (install one, e.g. apt-get install gcc); "
+                fatalError("ProtocolBenchmarks: no C compiler: neither `cc` nor `clang` is on PATH (install one, e.g. apt-get install gcc); "
                     + "the benchmark compiles \(source) with it")
             }
             guard compiler.terminationStatus == 0 else {
