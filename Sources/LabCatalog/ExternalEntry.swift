@@ -29,25 +29,7 @@ enum ExternalEntry {
             let options = params.open
             let timeout = params.integer("timeout")
             let startup = params.integer("startup")
-            let hello = { (w: inout JSONWriter, options: [(key: String, value: JSONValue)]) in
-                w.beginObject()
-                w.member("type", "hello")
-                w.member("protocol", 1)
-                w.member("game", G.name)
-                w.key("rules")
-                game.writeProtocolRules(to: &w)
-                w.member("seats", game.seatCount)
-                w.key("options")
-                w.beginObject()
-                for (k, v) in options {
-                    w.key(k)
-                    w.value(v)
-                }
-                w.endObject()
-                w.key("setup")
-                game.writeProtocolSetup(to: &w)
-                w.endObject()
-            }
+            let hello = { (w: inout JSONWriter, options: [(key: String, value: JSONValue)]) in game.writeHello(options: options, to: &w) }
             // One handshake per bot, options and table shape in a run (tables of one
             // tournament share their game).
             let key = ([command, String(timeout), String(startup), String(game.seatCount)] + options.map { "\($0.key)=\($0.value)" })

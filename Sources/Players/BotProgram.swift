@@ -147,3 +147,27 @@ extension String {
         return String(s)
     }
 }
+
+extension ProtocolGame {
+    /// The `hello` message of this game, with the bot's options (the message's object,
+    /// without the newline): what every process of a bot is sent first.
+    public func writeHello(options: [(key: String, value: JSONValue)], to w: inout JSONWriter) {
+        w.beginObject()
+        w.member("type", "hello")
+        w.member("protocol", 1)
+        w.member("game", Self.name)
+        w.key("rules")
+        writeProtocolRules(to: &w)
+        w.member("seats", seatCount)
+        w.key("options")
+        w.beginObject()
+        for (k, v) in options {
+            w.key(k)
+            w.value(v)
+        }
+        w.endObject()
+        w.key("setup")
+        writeProtocolSetup(to: &w)
+        w.endObject()
+    }
+}

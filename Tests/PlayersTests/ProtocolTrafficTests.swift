@@ -13,28 +13,11 @@ import Testing
     static let recordingBot = root + "/Tests/PlayersTests/Bots/recording_bot.py"
     static let randomBot = root + "/examples/bots/random_bot.py"
 
-    /// A program for `game`, handshaken with `command` (the catalog's hello, written here
-    /// the same way).
+    /// A program for `game`, handshaken with `command` (the catalog's hello).
     static func program<G: ProtocolGame>(_ game: G, command: String, options: [(key: String, value: String)] = [],
                                          timeoutMs: Int = 5000) throws -> BotProgram {
         try BotProgram(command: command, options: options, timeoutMs: timeoutMs, startupMs: 10_000) { w, options in
-            w.beginObject()
-            w.member("type", "hello")
-            w.member("protocol", 1)
-            w.member("game", G.name)
-            w.key("rules")
-            game.writeProtocolRules(to: &w)
-            w.member("seats", game.seatCount)
-            w.key("options")
-            w.beginObject()
-            for (k, v) in options {
-                w.key(k)
-                w.value(v)
-            }
-            w.endObject()
-            w.key("setup")
-            game.writeProtocolSetup(to: &w)
-            w.endObject()
+            game.writeHello(options: options, to: &w)
         }
     }
 
