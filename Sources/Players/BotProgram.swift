@@ -81,7 +81,8 @@ public final class BotProgram: Sendable {
         let tail = log.tail.split(separator: "\n").suffix(12).map { "    " + $0 }.joined(separator: "\n")
         return InputError("external(command=\"\(command)\"): the bot failed its handshake: \(fault.detail)"
             + (fault.kind == .timeout ? " (startup= sets the limit in ms)" : "")
-            + (tail.trimmingCharacters(in: " \n").isEmpty ? "; its standard error was empty" : "; the end of its standard error:\n\(tail)"))
+            + (fault.detail.hasPrefix("cannot start") ? "" // it never ran: no log to quote
+                : tail.trimmingCharacters(in: " \n").isEmpty ? "; its standard error was empty" : "; the end of its standard error:\n\(tail)"))
     }
 
     /// A user's option value as the protocol sends it: a JSON number or boolean when it
