@@ -106,6 +106,12 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
     }
 
+    /// An integer, or `null` for a negative one (the games' tables write "none" so: a
+    /// railroad without a twin, a cell side without a neighbour).
+    public mutating func integerOrNull(_ n: Int) {
+        if n < 0 { null() } else { value(n) }
+    }
+
     /// Bytes that already form one complete JSON value (e.g. a cached object).
     public mutating func raw(_ value: [UInt8]) {
         separate()
@@ -187,6 +193,25 @@ public protocol ProtocolGame: Game where State.Observation: ProtocolObservation 
     func writeProtocolAction(_ action: Int, to json: inout JSONWriter)
     /// A readable name of `action`, e.g. `build Paris-Berlin (4 blue) paying blue`.
     func protocolText(of action: Int) -> String
+}
+
+extension ProtocolGame {
+    /// The `hello` message of this game (the object, without the newline): what every
+    /// process of a bot is sent first. `options` is the `options` object's bytes.
+    public func writeHello(options: [UInt8], to w: inout JSONWriter) {
+        w.beginObject()
+        w.member("type", "hello")
+        w.member("protocol", 1)
+        w.member("game", Self.name)
+        w.key("rules")
+        writeProtocolRules(to: &w)
+        w.member("seats", seatCount)
+        w.key("options")
+        w.raw(options)
+        w.key("setup")
+        writeProtocolSetup(to: &w)
+        w.endObject()
+    }
 }
 
 /// A seat's observation as the protocol's `turn.observation` object.

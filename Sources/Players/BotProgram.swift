@@ -82,7 +82,7 @@ public final class BotProgram: Sendable {
         return InputError("external(command=\"\(command)\"): the bot failed its handshake: \(fault.detail)"
             + (fault.kind == .timeout ? " (startup= sets the limit in ms)" : "")
             + (fault.detail.hasPrefix("cannot start") ? "" // it never ran: no log to quote
-                : tail.trimmingCharacters(in: " \n").isEmpty ? "; its standard error was empty" : "; the end of its standard error:\n\(tail)"))
+                : tail.allSatisfy({ $0 == " " || $0 == "\n" }) ? "; its standard error was empty" : "; the end of its standard error:\n\(tail)"))
     }
 
     /// A user's option value as the protocol sends it: a JSON number or boolean when it
@@ -140,35 +140,17 @@ extension JSONWriter {
     }
 }
 
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
-    }
-}
 
 extension ProtocolGame {
-    /// The `hello` message of this game, with the bot's options (the message's object,
-    /// without the newline): what every process of a bot is sent first.
+    /// ``writeHello(options:to:)`` with the bot's options as parsed values.
     public func writeHello(options: [(key: String, value: JSONValue)], to w: inout JSONWriter) {
-        w.beginObject()
-        w.member("type", "hello")
-        w.member("protocol", 1)
-        w.member("game", Self.name)
-        w.key("rules")
-        writeProtocolRules(to: &w)
-        w.member("seats", seatCount)
-        w.key("options")
-        w.beginObject()
+        var object = JSONWriter(capacity: 64)
+        object.beginObject()
         for (k, v) in options {
-            w.key(k)
-            w.value(v)
+            object.key(k)
+            object.value(v)
         }
-        w.endObject()
-        w.key("setup")
-        writeProtocolSetup(to: &w)
-        w.endObject()
+        object.endObject()
+        writeHello(options: object.bytes, to: &w)
     }
 }

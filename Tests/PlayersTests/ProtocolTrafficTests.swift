@@ -140,6 +140,18 @@ import Testing
         return slot.writer.bytes
     }
 
+    /// The position after up to `moves` uniformly random actions from the deal of `seed`.
+    static func position<G: Game>(_ game: G, seed: UInt64, moves: Int) -> G.State {
+        var state = game.newMatch(seed: seed)
+        var rng = LabRandom(seed: seed)
+        var buffer = ActionBuffer()
+        for _ in 0..<moves where !state.isTerminal {
+            state.legalActions(into: &buffer)
+            state.apply(buffer[rng.uniform(buffer.count)])
+        }
+        return state
+    }
+
     /// Fair play: states that differ only in what the mover cannot see give the same
     /// `turn` line, byte for byte; the lab's whole line, not the observation alone.
     @Test func railTurnLinesHideWhatTheSeatCannotSee() throws {
@@ -150,13 +162,7 @@ import Testing
         let slot = session.slot(program: program, entrant: "bot")
         var checked = 0
         for seed in 1...6 as ClosedRange<UInt64> {
-            var state = game.newMatch(seed: seed)
-            var rng = LabRandom(seed: seed)
-            var buffer = ActionBuffer()
-            for _ in 0..<(Int(seed) * 7) where !state.isTerminal {
-                state.legalActions(into: &buffer)
-                state.apply(buffer[rng.uniform(buffer.count)])
-            }
+            let state = Self.position(game, seed: seed, moves: Int(seed) * 7)
             guard !state.isTerminal else { continue }
             let seat = state.currentSeat
             var a = LabRandom(seed: 1), b = LabRandom(seed: 2)
@@ -181,13 +187,8 @@ import Testing
         let slot = session.slot(program: program, entrant: "bot")
         var checked = 0
         for seed in 1...6 as ClosedRange<UInt64> {
-            var state = game.newMatch(seed: seed)
-            var rng = LabRandom(seed: seed)
+            let state = Self.position(game, seed: seed, moves: Int(seed) * 3)
             var buffer = ActionBuffer()
-            for _ in 0..<(Int(seed) * 3) where !state.isTerminal {
-                state.legalActions(into: &buffer)
-                state.apply(buffer[rng.uniform(buffer.count)])
-            }
             guard !state.isTerminal else { continue }
             let seat = state.currentSeat
             var a = LabRandom(seed: 1), b = LabRandom(seed: 2)

@@ -371,18 +371,9 @@ enum P {
     }
 
     static func hello(_ game: QuortexGame, options: String = "{}") -> String {
-        line { json in
-            json.member("type", "hello")
-            json.member("protocol", 1)
-            json.member("game", "quortex")
-            json.key("rules")
-            game.writeProtocolRules(to: &json)
-            json.member("seats", game.seatCount)
-            json.key("options")
-            json.raw(Array(options.utf8))
-            json.key("setup")
-            game.writeProtocolSetup(to: &json)
-        }
+        var json = JSONWriter()
+        game.writeHello(options: Array(options.utf8), to: &json)
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     static func turn(_ game: QuortexGame, _ state: QuortexState, match: String) -> String {

@@ -427,20 +427,7 @@ enum Lines {
     }
 
     static func hello(_ game: RailGame, options: String) -> String {
-        string { json in
-            json.beginObject()
-            json.member("type", "hello")
-            json.member("protocol", 1)
-            json.member("game", "rail")
-            json.key("rules")
-            game.writeProtocolRules(to: &json)
-            json.member("seats", game.seatCount)
-            json.key("options")
-            json.raw(Array(options.utf8))
-            json.key("setup")
-            game.writeProtocolSetup(to: &json)
-            json.endObject()
-        }
+        string { json in game.writeHello(options: Array(options.utf8), to: &json) }
     }
 
     static func start(match: Int, seat: Int, seats: Int, seed: UInt64) -> String {

@@ -214,11 +214,6 @@ enum QuortexProtocolBytes {
 }
 
 extension JSONWriter {
-    /// An integer, or `null` for a negative one (the board tables' "none").
-    mutating func integerOrNull(_ n: Int) {
-        if n < 0 { null() } else { value(n) }
-    }
-
     /// An array of side pairs, e.g. `[[0,2],[1,4],[3,5]]`.
     mutating func writePairs(_ pairs: [[Int]]) {
         beginArray()

@@ -46,7 +46,7 @@ extension RailGame: ProtocolGame {
             json.member("length", r.length)
             json.member("colour", r.colour.name)
             json.key("twin")
-            if r.twin >= 0 { json.value(r.twin) } else { json.raw(ProtocolBytes.null) }
+            json.integerOrNull(r.twin)
             json.endObject()
         }
         json.endArray()
@@ -57,7 +57,7 @@ extension RailGame: ProtocolGame {
             for m in list { Self.writeMission(m.from, m.to, m.points, completed: nil, to: &json) }
             json.endArray()
         } else {
-            json.raw(ProtocolBytes.null)
+            json.null()
         }
         json.member("mission_deck_size", map.missions?.count ?? RailState.generatedMissions)
         json.key("card_colours")
@@ -121,17 +121,14 @@ extension RailGame: ProtocolGame {
         json.member("points", points)
         if let completed {
             json.key("completed")
-            json.raw(completed ? ProtocolBytes.true : ProtocolBytes.false)
+            json.value(completed)
         }
         json.endObject()
     }
 }
 
-/// Constant pieces of the rail protocol objects, made once.
+/// Constant pieces of the rail protocol objects.
 enum ProtocolBytes {
-    static let null = Array("null".utf8)
-    static let `true` = Array("true".utf8)
-    static let `false` = Array("false".utf8)
     /// The card colours as keys, in ``RailColour/cardNames`` order.
     static let cardKeys: [StaticString] = ["red", "blue", "yellow", "green", "black", "rainbow"]
 }
