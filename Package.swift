@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "oplab", targets: ["oplab"]),
         .library(name: "LabCore", targets: ["LabCore"]),
+        .library(name: "Pictures", targets: ["Pictures"]),
         .library(name: "RailGame", targets: ["RailGame"]),
         .library(name: "Quortex", targets: ["Quortex"]),
         .library(name: "Search", targets: ["Search"]),
@@ -26,8 +27,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "LabCore", swiftSettings: strict),
-        .target(name: "RailGame", dependencies: ["LabCore"], swiftSettings: strict),
-        .target(name: "Quortex", dependencies: ["LabCore"], swiftSettings: strict),
+        // How a game draws itself for generic tools: SVG building blocks, replay scenes,
+        // board-count pictures. Knows LabCore only; games and Reports use it.
+        .target(name: "Pictures", dependencies: ["LabCore"], swiftSettings: strict),
+        .target(name: "RailGame", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
+        .target(name: "Quortex", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
         .target(name: "Search", dependencies: ["LabCore"], swiftSettings: strict),
         // OpenBLAS through pkg-config; scripts/setup.sh installs it where it is missing.
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
@@ -36,14 +40,15 @@ let package = Package(
         .target(name: "CBotProcess"),
         .target(name: "Players", dependencies: ["LabCore", "CBotProcess"], swiftSettings: strict),
         .target(name: "Tournament", dependencies: ["LabCore", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
-        // Pages and pictures (HTML, SVG) from results folders and replays; no game types.
-        .target(name: "Reports", dependencies: ["LabCore", "Tournament"], swiftSettings: strict),
-        .target(name: "LabCatalog", dependencies: ["LabCore", "RailGame", "Quortex", "Search", "Evaluators", "Players", "Tournament", "Reports"],
+        // Pages (HTML, SVG) from results folders and replays, drawing what each game
+        // supplies through Pictures; no game types.
+        .target(name: "Reports", dependencies: ["LabCore", "Pictures", "Tournament"], swiftSettings: strict),
+        .target(name: "LabCatalog", dependencies: ["LabCore", "Pictures", "RailGame", "Quortex", "Search", "Evaluators", "Players", "Tournament", "Reports"],
                 swiftSettings: strict),
         .executableTarget(
             name: "oplab",
             dependencies: [
-                "LabCatalog", "LabCore", "RailGame", "Quortex", "Evaluators", "Tournament", "Reports",
+                "LabCatalog", "LabCore", "Evaluators", "Tournament", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -52,9 +57,9 @@ let package = Package(
         .target(name: "GameConformance", dependencies: ["LabCore"], path: "Tests/GameConformance",
                 swiftSettings: strict),
         .testTarget(name: "LabCoreTests", dependencies: ["LabCore"], swiftSettings: strict),
-        .testTarget(name: "RailGameTests", dependencies: ["RailGame", "LabCore", "GameConformance"],
+        .testTarget(name: "RailGameTests", dependencies: ["RailGame", "LabCore", "Pictures", "GameConformance"],
                     swiftSettings: strict),
-        .testTarget(name: "QuortexTests", dependencies: ["Quortex", "LabCore", "GameConformance"],
+        .testTarget(name: "QuortexTests", dependencies: ["Quortex", "LabCore", "Pictures", "GameConformance"],
                     swiftSettings: strict),
         .testTarget(name: "SearchTests", dependencies: ["Search", "LabCore", "RailGame", "Quortex", "Evaluators"], swiftSettings: strict),
         .testTarget(name: "EvaluatorsTests", dependencies: ["Evaluators", "CBLAS", "LabCore"], swiftSettings: strict),
@@ -63,7 +68,8 @@ let package = Package(
         .testTarget(name: "TournamentTests", dependencies: ["Tournament", "LabCore"], swiftSettings: strict),
         .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "Quortex", "Evaluators", "LabCore"],
                     swiftSettings: strict),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "LabCore", "Tournament"], swiftSettings: strict),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Pictures", "LabCore", "Tournament", "RailGame", "Quortex"],
+                    swiftSettings: strict),
         .testTarget(name: "OplabCLITests", dependencies: ["oplab"], exclude: ["Bots"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

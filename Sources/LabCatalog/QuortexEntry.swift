@@ -1,5 +1,6 @@
 import Evaluators
 import LabCore
+import Pictures
 import Quortex
 import Search
 import Tournament
@@ -11,6 +12,7 @@ struct QuortexEntry: GameEntry {
     let seatRange = QuortexSetup.seatRange
     let knobs = QuortexRules.knobs
     let documentedCPU = "reference"
+    var boardDrawing: (any BoardCountDrawing)? { QuortexBoardDrawing() }
     var seatStatNames: [String] { QuortexState.seatStatNames }
     /// The win type (flow, tie or constraint: the end reason under its rule-book name),
     /// then the seat's figures.
@@ -70,7 +72,7 @@ struct QuortexEntry: GameEntry {
                      warnings: warnings,
                      loop: playLoop(game, factories), boardCounts: Self.boardCounts(s.board),
                      marks: { state, seat in Self.marks(state, seat: seat) },
-                     figureNames: seatStatNames, replay: Replays.quortex)
+                     figureNames: seatStatNames, draw: QuortexGame.scene(of:))
     }
 
     /// A tournament's `cells.csv`: per cell and entrant, the tiles the entrant placed

@@ -1,5 +1,6 @@
 import Evaluators
 import LabCore
+import Pictures
 import RailGame
 import Tournament
 
@@ -12,10 +13,31 @@ struct RailEntry: GameEntry {
     let documentedCPU = "heuristic"
     var seatStatNames: [String] { RailState.seatStatNames }
     var usesMap: Bool { true }
+    var boardDrawing: (any BoardCountDrawing)? { RailBoardDrawing() }
 
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try RailRules(settings: rules) }
     /// The map at `path`, or the shipped map (compiled in) when nil.
     func checkMap(_ path: String?) throws(InputError) { _ = try RailMapFile.load(path: path) }
+
+    /// Every error and warning of the map file, and for a usable map its size, its
+    /// missions and the documented dual paths whose lengths differ from the distance rule.
+    func checkMapFile(_ path: String) -> MapCheck? {
+        let report = RailMapFile.check(path: path)
+        let problems = (report.errors + report.warnings).map { MapCheck.Finding(severity: $0.severity.rawValue, path: $0.path, message: $0.message) }
+        guard let map = report.map else { return MapCheck(problems: problems, name: nil, lines: []) }
+        let duals = map.railroads.filter { $0.twin >= 0 }.count / 2
+        let grey = map.railroads.filter { $0.colour == .grey }.count
+        let slots = map.railroads.reduce(0) { $0 + $1.length }
+        var lines = ["\(map.cities.count) cities, \(map.railroads.count) railroads (\(duals) dual paths, \(grey) grey), \(slots) slots",
+                     "missions: \(map.missions.map { "\($0.count) listed in the file" } ?? "\(RailState.generatedMissions) generated per match")"]
+        if !report.infos.isEmpty {
+            lines.append("\(report.infos.count) length(s) of documented dual paths differ from the distance rule (information):")
+            lines += report.infos.map { "  info: \($0.path): \($0.message)" }
+        }
+        lines.append(report.warnings.isEmpty ? "ok"
+            : "valid, with \(report.warnings.count) warning(s): length(s) that break the distance rule (see stderr)")
+        return MapCheck(problems: problems, name: map.name, lines: lines)
+    }
 
     /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`), then the
     /// learned model's greedy player (`blas-greedy`), then bots over the player protocol
@@ -65,7 +87,7 @@ struct RailEntry: GameEntry {
                                   "rules: " + (changed.isEmpty ? "defaults" : changed.joined(separator: ", "))],
                      loop: playLoop(game, factories), boardCounts: Self.boardCounts(map),
                      marks: { state, seat in [Self.builtRailroads(state, seat: seat)] },
-                     figureNames: seatStatNames, replay: Replays.rail)
+                     figureNames: seatStatNames, draw: RailGame.scene(of:))
     }
 
     /// A tournament's `railroads.csv`: per railroad and entrant, the matches in which the

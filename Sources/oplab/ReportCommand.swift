@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LabCatalog
 import LabCore
 import Reports
 import Tournament
@@ -43,7 +44,7 @@ struct ReportCommand: ParsableCommand {
 /// - Returns: the path written.
 @discardableResult
 func writeReport(directory: String, out: String? = nil) throws(InputError) -> String {
-    let page = try TournamentReport.html(directory: directory)
+    let page = try TournamentReport.html(directory: directory, drawings: Catalog.boardDrawings)
     let path = out ?? directory + "/report.html"
     try writeWhole(page, to: path, what: "the report")
     return path

@@ -1,4 +1,7 @@
 import Foundation
+import Pictures
+import Quortex
+import RailGame
 import Reports
 import Testing
 
@@ -291,21 +294,21 @@ struct HexBoardDrawingTests {
 struct ReplayPageTests {
     @Test("a rail replay shows every city and every railroad")
     func railShowsWholeMap() {
-        let svg = ReplayPage.svg(.rail(railReplay))
+        let svg = ReplayPage.svg(railReplay.scene)
         #expect(count("class=\"city\"", in: svg) == 4)
         #expect(count("class=\"railroad\"", in: svg) == 5)
     }
 
     @Test("a built railroad is drawn in its builder's seat colour")
     func builderColour() {
-        let builds = tags("class=\"build\"", in: ReplayPage.svg(.rail(railReplay)))
+        let builds = tags("class=\"build\"", in: ReplayPage.svg(railReplay.scene))
         #expect(builds.map { $0["data-railroad"] } == ["0", "2", "3"])
         #expect(builds.map { $0["stroke"] } == [SVG.seatColour(0), SVG.seatColour(1), SVG.seatColour(0)])
     }
 
     @Test("railroads show from the start, builds and missions from their steps")
     func railDataSteps() {
-        let html = ReplayPage.html(.rail(railReplay))
+        let html = ReplayPage.html(railReplay.scene)
         #expect(tags("class=\"railroad\"", in: html).allSatisfy { $0["data-step"] == "-1" })
         #expect(tags("class=\"build\"", in: html).map { $0["data-step"] } == ["0", "1", "2"])
         #expect(tags("class=\"mission\"", in: html).map { $0["data-step"] } == ["-1", "1"])
@@ -314,14 +317,14 @@ struct ReplayPageTests {
 
     @Test("each mission is a dashed line in its seat's colour")
     func missionLines() {
-        let missions = tags("class=\"mission\"", in: ReplayPage.svg(.rail(railReplay)))
+        let missions = tags("class=\"mission\"", in: ReplayPage.svg(railReplay.scene))
         #expect(missions.map { $0["stroke"] } == [SVG.seatColour(0), SVG.seatColour(1)])
         #expect(missions.allSatisfy { $0["stroke-dasharray"] != nil })
     }
 
     @Test("the rail legend lists seats, results and missions with their outcome")
     func railLegend() {
-        let svg = ReplayPage.svg(.rail(railReplay))
+        let svg = ReplayPage.svg(railReplay.scene)
         #expect(svg.contains("Seat 1: random&lt;seed=3&gt;"))
         #expect(svg.contains("place 2 · loss · points 5"))
         #expect(svg.contains("West–North, 5 points: completed"))
@@ -330,20 +333,20 @@ struct ReplayPageTests {
 
     @Test("the standalone svg has an XML header, the SVG namespace, and is well-formed")
     func standaloneSVG() {
-        let svg = ReplayPage.svg(.rail(railReplay))
+        let svg = ReplayPage.svg(railReplay.scene)
         #expect(svg.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(xmlProblem(svg) == nil)
     }
 
     @Test("the html page is well-formed (every text escaped, script free of < and &)")
     func htmlWellFormed() {
-        #expect(xmlProblem(ReplayPage.html(.rail(railReplay))) == nil)
-        #expect(xmlProblem(ReplayPage.html(.quortex(quortexReplay))) == nil)
+        #expect(xmlProblem(ReplayPage.html(railReplay.scene)) == nil)
+        #expect(xmlProblem(ReplayPage.html(quortexReplay.scene)) == nil)
     }
 
     @Test("the html page needs no network and no script file")
     func htmlOffline() {
-        for html in [ReplayPage.html(.rail(railReplay)), ReplayPage.html(.quortex(quortexReplay))] {
+        for html in [ReplayPage.html(railReplay.scene), ReplayPage.html(quortexReplay.scene)] {
             #expect(!html.contains("http://") && !html.contains("https://"))
             #expect(!html.contains("<script src"))
             #expect(html.contains("<script>"))
@@ -352,13 +355,13 @@ struct ReplayPageTests {
 
     @Test("the slider runs from 0 (before any action) to the step count, starting at the end")
     func slider() {
-        let slider = tags("id=\"replay-step\"", in: ReplayPage.html(.rail(railReplay)))
+        let slider = tags("id=\"replay-step\"", in: ReplayPage.html(railReplay.scene))
         #expect(slider.first?["min"] == "0" && slider.first?["max"] == "3" && slider.first?["value"] == "3")
     }
 
     @Test("the move log holds every step's text, tagged with its step and seat")
     func moveLog() {
-        let html = ReplayPage.html(.rail(railReplay))
+        let html = ReplayPage.html(railReplay.scene)
         let items = tags("data-detail=", in: html)
         #expect(items.map { $0["data-step"] } == ["0", "1", "2"])
         #expect(items.map { $0["data-seat"] } == ["0", "1", "0"])
@@ -367,13 +370,13 @@ struct ReplayPageTests {
 
     @Test("the same replay gives the same bytes")
     func replayDeterministic() {
-        #expect(ReplayPage.html(.rail(railReplay)) == ReplayPage.html(.rail(railReplay)))
-        #expect(ReplayPage.svg(.quortex(quortexReplay)) == ReplayPage.svg(.quortex(quortexReplay)))
+        #expect(ReplayPage.html(railReplay.scene) == ReplayPage.html(railReplay.scene))
+        #expect(ReplayPage.svg(quortexReplay.scene) == ReplayPage.svg(quortexReplay.scene))
     }
 
     @Test("a Quortex replay draws every cell and each placed tile with its three channels")
     func quortexTiles() {
-        let svg = ReplayPage.svg(.quortex(quortexReplay))
+        let svg = ReplayPage.svg(quortexReplay.scene)
         #expect(count("class=\"cell\"", in: svg) == 7)
         #expect(tags("class=\"tile\"", in: svg).map { $0["data-cell"] } == ["3", "4"])
         #expect(count("class=\"channel\"", in: svg) == 6)
@@ -381,14 +384,14 @@ struct ReplayPageTests {
 
     @Test("a tile shows from its placement step, tinted with its placer's colour")
     func quortexTileStep() {
-        let svg = ReplayPage.svg(.quortex(quortexReplay))
+        let svg = ReplayPage.svg(quortexReplay.scene)
         #expect(tags("class=\"tile\"", in: svg).map { $0["data-step"] } == ["0", "1"])
         #expect(svg.contains("fill=\"\(SVG.seatColour(1))\" fill-opacity=\"0.18\""))
     }
 
     @Test("a channel between opposite sides is straight, any other is curved")
     func channelShapes() {
-        let channels = tags("class=\"channel\"", in: ReplayPage.svg(.quortex(quortexReplay))).compactMap { $0["d"] }
+        let channels = tags("class=\"channel\"", in: ReplayPage.svg(quortexReplay.scene)).compactMap { $0["d"] }
         // Cell 3: {0,2} curved, {1,4} straight, {3,5} curved.
         #expect(channels.prefix(3).map { $0.contains("L") } == [false, true, false])
         #expect(channels.prefix(3).map { $0.contains("Q") } == [true, false, true])
@@ -396,7 +399,7 @@ struct ReplayPageTests {
 
     @Test("a completed flow is a thick line in its seat's colour from the step that completed it")
     func quortexFlow() {
-        let flows = tags("class=\"flow\"", in: ReplayPage.svg(.quortex(quortexReplay)))
+        let flows = tags("class=\"flow\"", in: ReplayPage.svg(quortexReplay.scene))
         #expect(flows.count == 1)
         #expect(flows.first?["stroke"] == SVG.seatColour(0))
         #expect(flows.first?["data-step"] == "1")
@@ -404,8 +407,33 @@ struct ReplayPageTests {
 
     @Test("each seat's board edge is stroked in its colour")
     func quortexSeatEdges() {
-        let ports = tags("class=\"port\"", in: ReplayPage.svg(.quortex(quortexReplay)))
+        let ports = tags("class=\"port\"", in: ReplayPage.svg(quortexReplay.scene))
         #expect(Set(ports.compactMap { $0["data-edge"] }) == ["1", "4"])
         #expect(ports.allSatisfy { $0["stroke"] == SVG.seatColour($0["data-edge"] == "1" ? 0 : 1) })
+    }
+}
+
+@Suite("A replay without a picture")
+struct PlainReplayTests {
+    /// What ``PlayedMatch/plainScene`` gives a game that draws nothing.
+    static let scene = ReplayScene(title: "toy replay, seed 3", summary: "2 seats · 2 actions · ended: done", picture: nil,
+                                   pictureWidth: 0, pictureHeight: 0, seats: seats, notes: [[], []],
+                                   steps: [.init(turn: 1, seat: 0, action: "take 1", detail: "sum 1"),
+                                           .init(turn: 2, seat: 1, action: "take 2", detail: "sum 3")])
+
+    @Test("the page has the moves, the seats and the outcome, and no picture")
+    func pageWithoutPicture() {
+        let html = ReplayPage.html(Self.scene)
+        #expect(xmlProblem(html) == nil)
+        #expect(!html.contains("class=\"picture\""))
+        #expect(tags("data-step=", in: html).count == 2, "one log line per move")
+        #expect(html.contains("T2 P1 take 2 — sum 3") && html.contains("place 1 · win"))
+    }
+
+    @Test("the standalone SVG has the title and the legend, and no picture group")
+    func svgWithoutPicture() {
+        let svg = ReplayPage.svg(Self.scene)
+        #expect(xmlProblem(svg) == nil)
+        #expect(!svg.contains("class=\"picture\"") && svg.contains("Seat 1: random&lt;seed=3&gt;"))
     }
 }

@@ -1,5 +1,8 @@
 import Foundation
 import LabCore
+import Pictures
+import Quortex
+import RailGame
 import Testing
 @testable import Reports
 
@@ -102,15 +105,25 @@ struct ReportTests {
         return try body(url.path)
     }
 
+    /// ``base`` as a Quortex run (its board file is cells.csv).
+    static var quortexBase: [String: String] {
+        var files = base
+        files["run.json"] = files["run.json"]!.replacingOccurrences(of: "\"game\": \"rail\"", with: "\"game\": \"quortex\"")
+        return files
+    }
+
+    /// Both games' board pictures, as the command line passes them.
+    static let drawings: [any BoardCountDrawing] = [RailBoardDrawing(), QuortexBoardDrawing()]
+
     static func page(_ files: [String: String] = base) throws -> String {
-        try withFolder(files) { try TournamentReport.html(directory: $0) }
+        try withFolder(files) { try TournamentReport.html(directory: $0, drawings: drawings) }
     }
 
     /// The error the report throws on `files` (nil when it does not throw).
     static func failure(_ files: [String: String]) throws -> InputError? {
         try withFolder(files) { path -> InputError? in
             do {
-                _ = try TournamentReport.html(directory: path)
+                _ = try TournamentReport.html(directory: path, drawings: drawings)
                 return nil
             } catch let error as InputError { return error }
         }
@@ -301,7 +314,7 @@ struct ReportTests {
 
     @Test("With cells.csv the board section shows placements and winning flows, the busiest cell darkest and labelled")
     func quortexBoards() throws {
-        var files = Self.base
+        var files = Self.quortexBase
         files["cells.csv"] = Self.cells
         let html = try Self.page(files)
         #expect(html.contains("<section id=\"board\">") && !html.contains("id=\"map-built\""))
@@ -311,6 +324,39 @@ struct ReportTests {
         let flow = try #require(Self.tag("data-cell=\"5\"", in: html, after: "id=\"board-flows\""))
         #expect(flow.contains("fill=\"\(SVG.heat(1))\""))
         #expect(html.contains("id=\"board-placed-2\""), "a small board per entrant")
+    }
+
+    @Test("A board file the run's game does not draw is left out: no section, not listed")
+    func boardFileOfAnotherGame() throws {
+        var files = Self.base
+        files["cells.csv"] = Self.cells
+        let html = try Self.page(files)
+        #expect(!html.contains("<section id=\"board\">") && !html.contains("<code>cells.csv</code>"))
+        let drawn = try Self.withFolder(files) { try TournamentReport.html(directory: $0) }
+        #expect(!drawn.contains("<section id=\"board\">"), "no drawings given: no board section")
+    }
+
+    @Test("A board file's field the game cannot read is an error naming file, line and column")
+    func boardFieldError() throws {
+        var files = Self.quortexBase
+        // Every row of cell 0 (lines 2 to 4) gives the same unreadable row.
+        files["cells.csv"] = Self.cells.replacingOccurrences(of: "\n0,-1,0,", with: "\n0,north,0,")
+        let error = try #require(try Self.failure(files))
+        #expect(error.message.hasSuffix("/cells.csv:2: column 'row': 'north' is not a whole number"), "\(error)")
+    }
+
+    @Test("An element described two ways in the board file is an error naming both lines")
+    func boardElementMismatch() throws {
+        var files = Self.quortexBase
+        let lines = Self.cells.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Rows 1 and 2 describe the same cell for two entrants; change the second's col.
+        var second = lines[2].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let first = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        try #require(first[0] == second[0])
+        second[2] = "9"
+        files["cells.csv"] = ([lines[0], lines[1], second.joined(separator: ",")] + lines[3...]).joined(separator: "\n")
+        let error = try #require(try Self.failure(files))
+        #expect(error.message.hasSuffix("/cells.csv:3: column 'col': cell \(first[0]) has '9' here and '\(first[2])' on line 2"), "\(error)")
     }
 
     // MARK: Matches file
@@ -349,10 +395,10 @@ struct ReportTests {
 
     @Test("The same folder gives the same page")
     func deterministic() throws {
-        var files = Self.base
+        var files = Self.quortexBase
         files["cells.csv"] = Self.cells
         let (first, second) = try Self.withFolder(files) { path in
-            (try TournamentReport.html(directory: path), try TournamentReport.html(directory: path))
+            (try TournamentReport.html(directory: path, drawings: Self.drawings), try TournamentReport.html(directory: path, drawings: Self.drawings))
         }
         #expect(first == second)
     }
@@ -363,7 +409,7 @@ struct ReportTests {
     func missingFolder() {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)").path
         #expect(throws: InputError("\(path): no such folder; give a results folder (`oplab tournament` writes one)")) {
-            try TournamentReport.html(directory: path)
+            try TournamentReport.html(directory: path, drawings: Self.drawings)
         }
     }
 

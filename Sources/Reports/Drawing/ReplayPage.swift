@@ -1,5 +1,9 @@
-/// A replayed match as a picture: the final position as a standalone SVG document, or a
-/// self-contained HTML page that steps through the match move by move.
+import Pictures
+
+/// A replayed match as a page: the final position as a standalone SVG document, or a
+/// self-contained HTML page that steps through the match move by move. The game draws
+/// the scene (``ReplayScene``: its picture, notes, title); a game without a picture gets
+/// the move list, the seats and the outcome.
 ///
 /// Stepping: the page's position k runs from 0 (before any action) to `steps.count`
 /// (after the last), k meaning "after k actions". Every element that appears during the
@@ -10,51 +14,18 @@
 public enum ReplayPage {
     /// A standalone SVG document (with `<?xml ...?>` header and `xmlns`) of the match's
     /// final position, with a legend of seats (player, place, result, figures) and their
-    /// missions or edges.
-    public static func svg(_ replay: Replay) -> String {
-        document(scene(replay))
+    /// notes (missions, edges).
+    public static func svg(_ scene: ReplayScene) -> String {
+        document(scene)
     }
 
     /// A self-contained HTML page (inline SVG, CSS and a few lines of its own script; no
     /// network, no library) that steps through the match move by move: buttons
     /// first/previous/next/last, a range slider and the left/right arrow keys; the
     /// current step's action text; a panel per seat.
-    public static func html(_ replay: Replay) -> String {
-        page(scene(replay))
+    public static func html(_ scene: ReplayScene) -> String {
+        page(scene)
     }
-
-    /// Width in px of the drawn map or board.
-    static let pictureWidth: (rail: Double, quortex: Double) = (900, 640)
-
-    static func scene(_ replay: Replay) -> Scene {
-        switch replay {
-        case .rail(let rail): railScene(rail)
-        case .quortex(let quortex): quortexScene(quortex)
-        }
-    }
-}
-
-/// What a replay shows, built per game and laid out by the shared page code.
-struct Scene {
-    /// A line of a seat's panel: shown from `step`; `outcome` (e.g. "completed") from
-    /// `outcomeStep`.
-    struct Note {
-        var text: String
-        var step: Int
-        var outcome: String?
-        var outcomeStep: Int = -1
-    }
-
-    var title: String
-    var summary: String
-    /// The drawing's `<svg>` element (no `xmlns`), with `data-step` on what appears later.
-    var picture: String
-    var pictureWidth: Double
-    var pictureHeight: Double
-    var seats: [ReplaySeat]
-    /// Per seat, the lines under its heading (missions, edge, connection).
-    var notes: [[Note]]
-    var steps: [ReplayStep]
 }
 
 extension ReplayPage {
@@ -70,7 +41,7 @@ extension ReplayPage {
     }
 
     /// The final position as a standalone SVG document: heading, picture, legend.
-    static func document(_ scene: Scene) -> String {
+    static func document(_ scene: ReplayScene) -> String {
         let width = max(scene.pictureWidth, 600)
         let line = 18.0, pad = 12.0
         var body = SVG.title(scene.title)
@@ -80,9 +51,12 @@ extension ReplayPage {
         y += line
         text += SVG.element("text", [("x", SVG.number(pad)), ("y", SVG.number(y))], SVG.escape(scene.summary))
         y += pad
-        let picture = "<g class=\"picture\" transform=\"translate(\(SVG.number((width - scene.pictureWidth) / 2)),\(SVG.number(y)))\">"
-            + scene.picture + "</g>"
-        y += scene.pictureHeight + pad
+        var picture = ""
+        if let drawing = scene.picture {
+            picture = "<g class=\"picture\" transform=\"translate(\(SVG.number((width - scene.pictureWidth) / 2)),\(SVG.number(y)))\">"
+                + drawing + "</g>"
+            y += scene.pictureHeight + pad
+        }
         var legend = ""
         for (index, seat) in scene.seats.enumerated() {
             y += line
@@ -108,7 +82,7 @@ extension ReplayPage {
     }
 
     /// The stepping page: controls, current step, picture, seat panels, move log, script.
-    static func page(_ scene: Scene) -> String {
+    static func page(_ scene: ReplayScene) -> String {
         let last = scene.steps.count
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
         html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
@@ -126,7 +100,8 @@ extension ReplayPage {
         html += SVG.element("span", [("id", "replay-count")], "\(last) / \(last)") + "</div>\n"
         let now = scene.steps.last.map { "Step \(last): " + stepText($0) } ?? "Before the first action"
         html += SVG.element("p", [("id", "replay-now"), ("class", "now")], SVG.escape(now)) + "\n"
-        html += "<div class=\"stage\">\n<div class=\"picture\">" + scene.picture + "</div>\n<aside class=\"seats\">\n"
+        html += "<div class=\"stage\">\n" + (scene.picture.map { "<div class=\"picture\">" + $0 + "</div>\n" } ?? "")
+            + "<aside class=\"seats\">\n"
         for (index, seat) in scene.seats.enumerated() {
             html += "<section class=\"seat\">"
             html += "<h2>" + SVG.element("span", [("class", "swatch"), ("style", "background:" + SVG.seatColour(index))], "")

@@ -1,4 +1,5 @@
 import Foundation
+import Pictures
 import Tournament
 
 /// The report's charts as inline SVG, built by hand from plain numbers (no I/O): each
@@ -351,13 +352,5 @@ enum Charts {
     static func percent(_ share: Double, _ digits: Int) -> String { FixedPoint.text(share * 100, digits: digits) + " %" }
 
     /// `1,234,567`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (k, c) in digits.enumerated() {
-            if k > 0 && (digits.count - k) % 3 == 0 { out += "," }
-            out.append(c)
-        }
-        return (value < 0 ? "-" : "") + out
-    }
+    static func grouped(_ value: Int) -> String { SVG.grouped(value) }
 }

@@ -1,4 +1,5 @@
 import LabCore
+import Pictures
 import Tournament
 
 extension ReportPage {

@@ -1,19 +1,17 @@
+import Pictures
 import Tournament
 
 /// The HTML of a tournament report: the header, one section per chart, the footer. Pure:
 /// a function of the folder's contents (no clock, no paths beyond the folder's own).
 struct ReportPage {
     let folder: ResultsFolder
-    /// Entrant indices, strongest first (ratings.csv order, then config order for any
-    /// entrant it lacks).
-    let order: [Int]
 
     init(folder: ResultsFolder) {
         self.folder = folder
-        let rated = folder.ratings.sorted { ($0.rating, -$0.rank) > ($1.rating, -$1.rank) }.map(\.entrant)
-        var seen = Set<Int>()
-        order = (rated + Array(folder.run.entrants.indices)).filter { seen.insert($0).inserted }
     }
+
+    /// Entrant indices, strongest first (``ResultsFolder/order``).
+    var order: [Int] { folder.order }
 
     var run: RunInfo { folder.run }
 
@@ -214,7 +212,7 @@ struct ReportPage {
         content += "<p>Seed \(run.seed): the same config and seed play the same matches at any thread count.</p>\n"
         content += "<h3>Files</h3>\n<table class=\"files\">\n<tr><th>file</th><th>bytes</th><th>what it holds</th></tr>\n"
         for file in folder.present {
-            let what = ResultsFolder.files.first { $0.name == file.name }?.what ?? ""
+            let what = folder.files.first { $0.name == file.name }?.what ?? ""
             content += "<tr><td><code>\(SVG.escape(file.name))</code></td><td class=\"number\">\(Charts.grouped(file.bytes))</td>"
                 + "<td>\(SVG.escape(what))</td></tr>\n"
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LabCore
+import Pictures
 
 /// A results folder as the report reads it: `run.json`, the summary files, the tally of
 /// `matches.csv`, and the board files when the game wrote them. Entrants are numbered
@@ -45,41 +46,20 @@ struct ResultsFolder {
         var anchor: Bool
     }
 
-    /// `railroads.csv`: the map and, per railroad and entrant, the matches it was built in.
-    struct RailroadUse {
-        var map: RailMapPicture
-        /// `[railroad][entrant]`.
-        var built: [[Int]]
-    }
-
-    /// `cells.csv`: the board and, per cell and entrant, tiles placed and winning flows.
-    struct CellUse {
-        var board: HexBoardPicture
-        /// `[cell][entrant]`.
-        var placed: [[Int]]
-        var winningFlow: [[Int]]
-    }
-
     static let summaryColumns = ["entrant", "strategy", "matches", "blocks", "wins", "draws", "losses", "score", "score_share",
                                  "score_share_low", "score_share_high", "win_rate", "win_rate_low", "win_rate_high", "mean_place",
                                  "mean_place_low", "mean_place_high", "rating", "rating_low", "rating_high"]
     static let pairwiseColumns = ["entrant", "opponent", "games", "points", "score", "score_low", "score_high", "elo", "elo_low",
                                   "elo_high", "blocks"]
     static let ratingsColumns = ["rank", "entrant", "strategy", "rating", "rating_low", "rating_high", "pairwise_games", "anchor"]
-    static let railroadColumns = ["railroad", "from", "to", "length", "colour", "lane", "from_latitude", "from_longitude",
-                                  "to_latitude", "to_longitude", "entrant", "built"]
-    static let cellColumns = ["cell", "row", "col", "entrant", "placed", "winning_flow"]
-
-    /// The files a results folder may hold, in the order the footer lists them, with what
-    /// each is.
-    static let files: [(name: String, what: String)] = [
+    /// The files every results folder may hold, in the order the footer lists them, with
+    /// what each is; the game's board-count file follows them.
+    static let commonFiles: [(name: String, what: String)] = [
         ("run.json", "the resolved config and the run's record"),
         ("summary.csv", "per entrant: results, score share, win rate and mean place with intervals over blocks, rating"),
         ("pairwise.csv", "per pair of entrants: score with its interval, Elo"),
         ("ratings.csv", "entrants by rating"),
         ("matches.csv", "one row per seat per match"),
-        ("railroads.csv", "per railroad and entrant: matches it was built in"),
-        ("cells.csv", "per cell and entrant: tiles placed, winning flows"),
     ]
 
     var path: String
@@ -88,14 +68,22 @@ struct ResultsFolder {
     var pairs: [Pair]
     var ratings: [Rating]
     var matches: MatchTally
-    var railroads: RailroadUse?
-    var cells: CellUse?
+    /// Entrant indices, strongest first (ratings.csv order, then config order for any
+    /// entrant it lacks).
+    var order: [Int]
+    /// The game's board section, drawn from its board-count file; nil without a file or
+    /// a drawing for the run's game.
+    var board: BoardSection?
+    /// The files the folder may hold, with what each is (``commonFiles``, then the
+    /// game's board-count file).
+    var files: [(name: String, what: String)]
     /// The folder's files from ``files`` that exist, with their sizes in bytes.
     var present: [(name: String, bytes: Int)]
 
-    /// Reads the folder at `path`.
+    /// Reads the folder at `path`; `drawings` are the games' board pictures, of which the
+    /// one for the run's game draws the board section.
     /// - Throws: when the folder or a required file is missing, or a file is malformed.
-    init(path: String) throws(InputError) {
+    init(path: String, drawings: [any BoardCountDrawing] = []) throws(InputError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw InputError("\(path): no such folder; give a results folder (`oplab tournament` writes one)")
@@ -112,11 +100,22 @@ struct ResultsFolder {
         pairs = try Self.readPairwise(path + "/pairwise.csv", run: run)
         ratings = try Self.readRatings(path + "/ratings.csv", run: run)
         matches = try MatchTally.read(path + "/matches.csv", entrants: run.entrants.map(\.name), seats: run.seats)
-        let railroadPath = path + "/railroads.csv"
-        railroads = FileManager.default.fileExists(atPath: railroadPath) ? try Self.readRailroads(railroadPath, run: run) : nil
-        let cellPath = path + "/cells.csv"
-        cells = FileManager.default.fileExists(atPath: cellPath) ? try Self.readCells(cellPath, run: run) : nil
-        present = Self.files.compactMap { file in
+        let rated = ratings.sorted { ($0.rating, -$0.rank) > ($1.rating, -$1.rank) }.map(\.entrant)
+        var seen = Set<Int>()
+        let order = (rated + Array(run.entrants.indices)).filter { seen.insert($0).inserted }
+        self.order = order
+        var files = Self.commonFiles
+        var board: BoardSection?
+        if let drawing = drawings.first(where: { [run] in $0.game == run.game }) {
+            files.append((drawing.file, drawing.describes))
+            let boardPath = path + "/" + drawing.file
+            if FileManager.default.fileExists(atPath: boardPath) {
+                board = try drawing.section(try Self.readBoardCounts(boardPath, columns: drawing.columns, run: run, order: order))
+            }
+        }
+        self.files = files
+        self.board = board
+        present = files.compactMap { file in
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + file.name) else { return nil }
             return (file.name, (attributes[.size] as? NSNumber)?.intValue ?? 0)
         }
@@ -195,76 +194,47 @@ struct ResultsFolder {
         return rows
     }
 
-    /// The map from `railroads.csv`: cities are the distinct endpoints in order of first
-    /// appearance (railroads in index order), at the coordinates the file gives.
-    private static func readRailroads(_ path: String, run: RunInfo) throws(InputError) -> RailroadUse {
-        let table = try CSVTable.read(path, expected: railroadColumns)
-        let c = try (railroad: table.column("railroad"), from: table.column("from"), to: table.column("to"),
-                     length: table.column("length"), colour: table.column("colour"), lane: table.column("lane"),
-                     fromLatitude: table.column("from_latitude"), fromLongitude: table.column("from_longitude"),
-                     toLatitude: table.column("to_latitude"), toLongitude: table.column("to_longitude"),
-                     entrant: table.column("entrant"), built: table.column("built"))
-        struct Line { var from: RailMapPicture.City; var to: RailMapPicture.City; var length: Int; var colour: String; var lane: Int }
-        var lines: [Int: Line] = [:]
-        var built: [Int: [Int]] = [:]
+    /// A board-count file (``BoardCountTable``): element columns, `entrant`, counts.
+    /// Elements are numbered by the first column without gaps; an element's fields are
+    /// the same on each of its rows; counts add up over rows of one element and entrant.
+    private static func readBoardCounts(_ path: String, columns: [String], run: RunInfo,
+                                        order: [Int]) throws(InputError) -> BoardCountTable {
+        let table = try CSVTable.read(path, expected: columns)
+        guard let split = columns.firstIndex(of: "entrant"), split > 0 else {
+            preconditionFailure("a board-count file's columns are the element's, entrant, then the counts")
+        }
+        let elementColumns = try columns[..<split].map { name throws(InputError) in try table.column(name) }
+        let countColumns = try columns[(split + 1)...].map { name throws(InputError) in try table.column(name) }
+        let entrantColumn = try table.column("entrant")
+        let element = elementColumns[0]
+        var fields: [Int: (fields: [String], line: Int)] = [:]
+        var counts: [Int: [[Int]]] = [:]
+        let zero = Array(repeating: Array(repeating: 0, count: run.entrants.count), count: countColumns.count)
         for row in table.rows {
-            let index = try row.count(c.railroad)
-            let line = Line(
-                from: .init(name: row.text(c.from), latitude: try row.double(c.fromLatitude), longitude: try row.double(c.fromLongitude)),
-                to: .init(name: row.text(c.to), latitude: try row.double(c.toLatitude), longitude: try row.double(c.toLongitude)),
-                length: try row.count(c.length), colour: row.text(c.colour), lane: try row.count(c.lane))
-            if lines[index] == nil { lines[index] = line }
-            built[index, default: Array(repeating: 0, count: run.entrants.count)][try entrant(row, c.entrant, run: run)] += try row.count(c.built)
-        }
-        guard lines.keys.sorted() == Array(0..<lines.count) else {
-            let missing = (0..<(lines.keys.max() ?? 0)).first { lines[$0] == nil } ?? 0
-            throw InputError("\(path): column 'railroad': no row for railroad \(missing); railroads are numbered 0...\(lines.count - 1) without gaps")
-        }
-        var cities: [RailMapPicture.City] = []
-        var cityIndex: [String: Int] = [:]
-        func city(_ c: RailMapPicture.City) -> Int {
-            if let known = cityIndex[c.name] { return known }
-            cities.append(c)
-            cityIndex[c.name] = cities.count - 1
-            return cities.count - 1
-        }
-        var railroads: [RailMapPicture.Railroad] = []
-        for index in 0..<lines.count {
-            let line = lines[index]!
-            railroads.append(.init(from: city(line.from), to: city(line.to), length: line.length, colour: line.colour, lane: line.lane))
-        }
-        let map = RailMapPicture(name: run.map ?? run.name, cities: cities, railroads: railroads)
-        return RailroadUse(map: map, built: (0..<lines.count).map { built[$0]! })
-    }
-
-    /// The board from `cells.csv`: cells by their `cell` index, radius the largest
-    /// distance from the centre, no ports.
-    private static func readCells(_ path: String, run: RunInfo) throws(InputError) -> CellUse {
-        let table = try CSVTable.read(path, expected: cellColumns)
-        let c = try (cell: table.column("cell"), row: table.column("row"), col: table.column("col"), entrant: table.column("entrant"),
-                     placed: table.column("placed"), flow: table.column("winning_flow"))
-        var cells: [Int: HexBoardPicture.Cell] = [:]
-        var placed: [Int: [Int]] = [:]
-        var flow: [Int: [Int]] = [:]
-        let zero = Array(repeating: 0, count: run.entrants.count)
-        for row in table.rows {
-            let index = try row.count(c.cell)
-            let cell = HexBoardPicture.Cell(row: try row.int(c.row), col: try row.int(c.col))
-            if let known = cells[index], known != cell {
-                throw InputError("\(path):\(row.line): column 'row': cell \(index) is at (\(known.row), \(known.col)) on an earlier line")
+            let index = try row.count(element)
+            let described = elementColumns.map(row.text)
+            if let known = fields[index] {
+                if let c = elementColumns.indices.first(where: { known.fields[$0] != described[$0] }) {
+                    throw InputError("\(path):\(row.line): column '\(elementColumns[c].name)': \(element.name) \(index) has "
+                        + "'\(described[c])' here and '\(known.fields[c])' on line \(known.line)")
+                }
+            } else {
+                fields[index] = (described, row.line)
             }
-            cells[index] = cell
-            let e = try entrant(row, c.entrant, run: run)
-            placed[index, default: zero][e] += try row.count(c.placed)
-            flow[index, default: zero][e] += try row.count(c.flow)
+            let e = try entrant(row, entrantColumn, run: run)
+            for (c, column) in countColumns.enumerated() {
+                counts[index, default: zero][c][e] += try row.count(column)
+            }
         }
-        guard cells.keys.sorted() == Array(0..<cells.count) else {
-            let missing = (0..<(cells.keys.max() ?? 0)).first { cells[$0] == nil } ?? 0
-            throw InputError("\(path): column 'cell': no row for cell \(missing); cells are numbered 0...\(cells.count - 1) without gaps")
+        guard fields.keys.sorted() == Array(0..<fields.count) else {
+            let missing = (0..<(fields.keys.max() ?? 0)).first { fields[$0] == nil } ?? 0
+            throw InputError("\(path): column '\(element.name)': no row for \(element.name) \(missing); \(element.name)s are numbered "
+                + "0...\(fields.count - 1) without gaps")
         }
-        let ordered = (0..<cells.count).map { cells[$0]! }
-        let radius = ordered.map { max(abs($0.row), abs($0.col), abs($0.row + $0.col)) }.max() ?? 0
-        return CellUse(board: HexBoardPicture(radius: radius, cells: ordered, ports: []),
-                       placed: (0..<cells.count).map { placed[$0]! }, winningFlow: (0..<cells.count).map { flow[$0]! })
+        let elements = (0..<fields.count).map { fields[$0]! }
+        return BoardCountTable(path: path, title: run.map ?? run.name, elementColumns: elementColumns.map(\.name),
+                               elements: elements.map(\.fields), lines: elements.map(\.line), countColumns: countColumns.map(\.name),
+                               counts: countColumns.indices.map { c in (0..<fields.count).map { counts[$0]![c] } },
+                               entrants: run.entrants.map(\.name), order: order)
     }
 }

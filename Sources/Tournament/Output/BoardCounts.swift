@@ -1,11 +1,11 @@
 import LabCore
 
-/// Where on the board a run's matches happened, counted per entrant: the rail game's
-/// railroads, Quortex's cells.
+/// Where on the board a run's matches happened, counted per entrant and board element
+/// (a stretch of track, a cell: whatever the game names).
 ///
 /// The game names its board elements (at most 128) and, per count, a per-seat column of
-/// `matches.csv` that holds the set of elements a seat marked in its match (the
-/// railroads it built, the cells it placed on, the cells of its completed flow) as a
+/// `matches.csv` that holds the set of elements a seat marked in its match (what it
+/// built, the cells it played, the cells of its winning line) as a
 /// fixed-width hex number, bit i for element i. The harness counts them from those rows
 /// alone, so a run, a resumed run and merged shards write the same file, one row per
 /// (element, entrant).
@@ -14,7 +14,7 @@ public struct BoardCountsSpec: Sendable, Equatable {
     public struct Count: Sendable, Equatable {
         /// The column in the counts file, e.g. `built`.
         public var name: String
-        /// The per-seat column of `matches.csv` holding the element set, e.g. `built_railroads`.
+        /// The per-seat column of `matches.csv` holding the element set, e.g. `built_cells`.
         public var column: String
         /// Count only seats that finished first (alone or tied).
         public var firstPlaceOnly: Bool
@@ -26,12 +26,12 @@ public struct BoardCountsSpec: Sendable, Equatable {
         }
     }
 
-    /// The file written beside the summaries, e.g. `railroads.csv`.
+    /// The file written beside the summaries, e.g. `cells.csv`.
     public var file: String
-    /// What an element is called in errors, e.g. `railroad`.
+    /// What an element is called in errors, e.g. `cell`.
     public var elementName: String
     /// The columns describing an element (the first is its index), e.g.
-    /// `railroad, from, to, length, ...`.
+    /// `cell, row, col`.
     public var elementColumns: [String]
     /// Per element, its describing fields (as many as `elementColumns`).
     public var elements: [[String]]

@@ -1,12 +1,18 @@
+import Pictures
+
 /// The Quortex replay: the empty board with each seat's edge in its colour; each placed
 /// tile, faintly tinted with its placer's colour and showing its three channels, from its
 /// step; each seat's completed flow as a thick line through the channels it runs along,
 /// from the step that completed it.
-extension ReplayPage {
+extension QuortexReplay {
     /// Tile type names, type 0...3 (rule book, "Tiles").
     static let tileNames = ["no sharps", "one sharp", "two sharps", "three sharps"]
+    /// Width in px of the drawn board.
+    static let pictureWidth = 640.0
 
-    static func quortexScene(_ replay: QuortexReplay) -> Scene {
+    /// The replay page's scene of this match.
+    public var scene: ReplayScene {
+        let replay = self
         let board = replay.board
         let lastStep = replay.steps.count - 1
         var placedAt: [Int: Int] = [:]
@@ -15,12 +21,12 @@ extension ReplayPage {
         for (seat, edge) in replay.seatEdges.enumerated().reversed() { edgeColours[edge] = SVG.seatColour(seat) }
         func flowStep(_ flow: [QuortexReplay.FlowCell]) -> Int { flow.compactMap { placedAt[$0.cell] }.max() ?? lastStep }
 
-        let picture = HexBoardDrawing.svg(board, width: pictureWidth.quortex, id: "replay-board", style: { index in
+        let picture = HexBoardDrawing.svg(board, width: Self.pictureWidth, id: "replay-board", style: { index in
             .init(fill: "#f3f3f3", title: "Cell \(index) (row \(board.cells[index].row), col \(board.cells[index].col))")
         }, edgeColours: edgeColours, extra: { layout in
             var out = "<g class=\"tiles\">"
             for placement in replay.placements where board.cells.indices.contains(placement.cell) {
-                let name = tileNames.indices.contains(placement.tileType) ? tileNames[placement.tileType] : "type \(placement.tileType)"
+                let name = Self.tileNames.indices.contains(placement.tileType) ? Self.tileNames[placement.tileType] : "type \(placement.tileType)"
                 var tile = SVG.title("Cell \(placement.cell): \(name), rotation \(placement.rotation), placed by seat \(placement.seat)"
                     + " at step \(placement.step + 1)")
                 tile += SVG.element("polygon", [
@@ -29,7 +35,7 @@ extension ReplayPage {
                 ])
                 for channel in placement.channels where channel.count == 2 {
                     tile += SVG.element("path", [
-                        ("class", "channel"), ("d", "M" + through(layout, cell: placement.cell, from: channel[0], to: channel[1])),
+                        ("class", "channel"), ("d", "M" + Self.through(layout, cell: placement.cell, from: channel[0], to: channel[1])),
                     ])
                 }
                 out += SVG.element("g", [
@@ -45,7 +51,7 @@ extension ReplayPage {
                 let start = layout.sidePoint(cell: first.cell, side: first.entering)
                 var d = "M" + SVG.number(start.x) + "," + SVG.number(start.y)
                 for cell in cells {
-                    d += " " + through(layout, cell: cell.cell, from: cell.entering, to: cell.exit, move: false)
+                    d += " " + Self.through(layout, cell: cell.cell, from: cell.entering, to: cell.exit, move: false)
                 }
                 out += SVG.element("path", [
                     ("class", "flow"), ("data-seat", String(seat)), ("data-step", String(flowStep(cells))), ("d", d),
@@ -56,8 +62,8 @@ extension ReplayPage {
             return out + "</g>"
         })
 
-        let notes = replay.seats.indices.map { seat -> [Scene.Note] in
-            var lines: [Scene.Note] = []
+        let notes = replay.seats.indices.map { seat -> [ReplayScene.Note] in
+            var lines: [ReplayScene.Note] = []
             if replay.seatEdges.indices.contains(seat) {
                 lines.append(.init(text: "Edge \(replay.seatEdges[seat])", step: -1, outcome: nil))
             }
@@ -67,8 +73,8 @@ extension ReplayPage {
                                outcomeStep: flow.isEmpty ? lastStep : flowStep(flow)))
             return lines
         }
-        let layout = HexBoardDrawing.Layout(board, width: pictureWidth.quortex)
-        return Scene(
+        let layout = HexBoardDrawing.Layout(board, width: Self.pictureWidth)
+        return ReplayScene(
             title: "Quortex replay: radius \(board.radius), seed \(replay.seed)",
             summary: "\(replay.seats.count) seats · \(replay.steps.count) actions · \(replay.placements.count) tiles placed · "
                 + "ended: \(replay.endReason)",

@@ -1,18 +1,25 @@
+import Pictures
+
 /// The rail replay: every railroad faint in its rule-book colour from the start, each
 /// built one thick in its builder's seat colour from its step, each seat's missions as
 /// dashed lines from the step the seat held them, rings on a mission's cities once done.
-extension ReplayPage {
-    static func railScene(_ replay: RailReplay) -> Scene {
+extension RailReplay {
+    /// Width in px of the drawn map.
+    static let pictureWidth = 900.0
+
+    /// The replay page's scene of this match.
+    public var scene: ReplayScene {
+        let replay = self
         let map = replay.map
         let lastStep = replay.steps.count - 1
         func cityName(_ index: Int) -> String { map.cities.indices.contains(index) ? map.cities[index].name : "city \(index)" }
         func routeName(_ from: Int, _ to: Int) -> String { cityName(from) + "–" + cityName(to) }
         func player(_ seat: Int) -> String { replay.seats.indices.contains(seat) ? " (\(replay.seats[seat].player))" : "" }
 
-        let picture = RailMapDrawing.svg(map, width: pictureWidth.rail, id: "replay-map", style: { index in
+        let picture = RailMapDrawing.svg(map, width: Self.pictureWidth, id: "replay-map", style: { index in
             let road = map.railroads[index]
             let lane = road.lane == 0 ? "" : ", second lane"
-            return .init(stroke: ruleBookColour(road.colour), width: 2.5, opacity: 0.45,
+            return .init(stroke: RailMapDrawing.ruleBookColour(road.colour), width: 2.5, opacity: 0.45,
                          title: "\(routeName(road.from, road.to)), length \(road.length), \(road.colour)\(lane)")
         }, attributes: { _ in [("data-step", "-1")] }, extra: { projection in
             let f = projection.fontSize
@@ -58,20 +65,22 @@ extension ReplayPage {
 
         let notes = replay.seats.indices.map { seat in
             replay.missions.filter { $0.seat == seat }.map { mission in
-                Scene.Note(text: "\(routeName(mission.from, mission.to)), \(mission.points) points", step: mission.step,
+                ReplayScene.Note(text: "\(routeName(mission.from, mission.to)), \(mission.points) points", step: mission.step,
                            outcome: mission.completedStep == nil ? "not completed" : "completed",
                            outcomeStep: mission.completedStep ?? lastStep)
             }
         }
-        let projection = RailMapDrawing.Projection(map, width: pictureWidth.rail)
-        return Scene(
+        let projection = RailMapDrawing.Projection(map, width: Self.pictureWidth)
+        return ReplayScene(
             title: "Rail replay: \(map.name), seed \(replay.seed)",
             summary: "\(replay.seats.count) seats · \(replay.steps.count) actions · \(replay.builds.count) railroads built · "
                 + "ended: \(replay.endReason)",
             picture: picture, pictureWidth: projection.width, pictureHeight: projection.height,
             seats: replay.seats, notes: notes, steps: replay.steps)
     }
+}
 
+extension RailMapDrawing {
     /// The CSS colour for a rule-book railroad colour name; grey for any other name.
     static func ruleBookColour(_ name: String) -> String {
         switch name.lowercased() {

@@ -1,4 +1,5 @@
 import Foundation
+import Pictures
 
 /// A hex board as SVG: pointy-top cells, north up, each filled by the caller; rim sides
 /// of coloured board edges stroked.

@@ -1,4 +1,5 @@
 import Foundation
+import Pictures
 
 /// A rail map as SVG: cities at their projected coordinates, railroads as lines (the two
 /// lanes of a double side by side), each railroad styled by the caller.

@@ -1,4 +1,4 @@
-import Tournament
+import Foundation
 
 /// Small building blocks for hand-written SVG and HTML: escaping, fixed-point numbers
 /// (the same bytes on every machine), colour scales and the seat palette.
@@ -28,7 +28,7 @@ public enum SVG {
     /// ("12.5", "3", "-0.25"): deterministic and short.
     public static func number(_ x: Double, _ digits: Int = 2) -> String {
         guard x.isFinite else { return "0" }
-        var text = FixedPoint.text(x, digits: digits)
+        var text = String(format: "%.\(digits)f", x)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
@@ -87,5 +87,26 @@ public enum SVG {
     static func hex2(_ v: Int) -> String {
         let digits = Array("0123456789abcdef")
         return String([digits[(v >> 4) & 15], digits[v & 15]])
+    }
+
+    /// A count with thousands separators: 1,234,567.
+    public static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (k, c) in digits.enumerated() {
+            if k > 0 && (digits.count - k) % 3 == 0 { out += "," }
+            out.append(c)
+        }
+        return (value < 0 ? "-" : "") + out
+    }
+
+    /// A count short enough for a board cell: 987, 1.2k, 12k, 3.4M.
+    public static func short(_ count: Int) -> String {
+        switch count {
+        case ..<1000: String(count)
+        case ..<10_000: String(format: "%.1f", Double(count) / 1000) + "k"
+        case ..<1_000_000: String(count / 1000) + "k"
+        default: String(format: "%.1f", Double(count) / 1_000_000) + "M"
+        }
     }
 }

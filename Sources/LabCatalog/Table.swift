@@ -1,0 +1,71 @@
+import LabCore
+import Pictures
+import Tournament
+
+/// A table for a concrete game: the one generic bridge between games and the harness.
+struct Table<G: Game>: MatchTable {
+    let game: G
+    let players: [StrategySpec]
+    let setupLines: [String]
+    var warnings: [String] = []
+    let loop: PlayLoop<G>
+    var boardCounts: BoardCountsSpec?
+    /// Per count of `boardCounts`, the elements a seat of a finished match marked.
+    var marks: (@Sendable (G.State, Int) -> [UInt128])?
+    /// The game's replay drawing; nil for the plain scene (``PlayedMatch/plainScene``).
+    let draw: (@Sendable (PlayedMatch<G>) -> ReplayScene)?
+    /// The names of the per-seat figures (``GameEntry/seatStatNames``).
+    let figureNames: [String]
+
+    init(game: G, players: [StrategySpec], setupLines: [String], warnings: [String] = [], loop: @escaping PlayLoop<G>,
+         boardCounts: BoardCountsSpec? = nil, marks: (@Sendable (G.State, Int) -> [UInt128])? = nil,
+         figureNames: [String], draw: (@Sendable (PlayedMatch<G>) -> ReplayScene)?) {
+        self.game = game
+        self.players = players
+        self.setupLines = setupLines
+        self.warnings = warnings
+        self.loop = loop
+        self.boardCounts = boardCounts
+        self.marks = marks
+        self.figureNames = figureNames
+        self.draw = draw
+    }
+
+    func replay(seed: UInt64, label: UInt64, buffer: inout ActionBuffer,
+                trace: ((TraceEvent) -> Void)?) -> (report: MatchReport, replay: ReplayScene) {
+        var events: [PlayedMatch<G>.Event] = []
+        let (outcome, final) = loop(seed, nil, 0, &buffer, { before, action, after in
+            events.append(.init(before: before, action: action, after: after))
+            trace?(Self.event(before, action, after))
+        }, nil)
+        let initial = events.first?.before ?? final
+        let seats = (0..<game.seatCount).map { seat in
+            ReplaySeat(player: players[seat].description, place: outcome.places[seat], result: outcome.result(of: seat).rawValue,
+                       figures: zip(figureNames, final.seatStats(seat)).map { ReplaySeat.Figure(name: $0.0, value: $0.1) })
+        }
+        let played = PlayedMatch(game: game, events: events, initial: initial, final: final, outcome: outcome, seats: seats, seed: label)
+        return (report(outcome, final, render: true), draw?(played) ?? played.plainScene)
+    }
+
+    var seatCount: Int { game.seatCount }
+
+    func play(seed: UInt64, strategySeed: UInt64?, match: Int, render: Bool, buffer: inout ActionBuffer,
+              trace: ((TraceEvent) -> Void)?, timer: DecisionTimer?) -> MatchReport {
+        let observe: ((G.State, Int, G.State) -> Void)? = trace.map { sink in
+            { before, action, after in sink(Self.event(before, action, after)) }
+        }
+        let (outcome, final) = loop(seed, strategySeed, match, &buffer, observe, timer)
+        return report(outcome, final, render: render)
+    }
+
+    private func report(_ outcome: Outcome, _ final: G.State, render: Bool) -> MatchReport {
+        MatchReport(outcome: outcome, seatStats: (0..<game.seatCount).map(final.seatStats),
+                    board: render ? final.renderBoard() : nil,
+                    marks: marks.map { m in (0..<game.seatCount).map { m(final, $0) } } ?? [])
+    }
+
+    private static func event(_ before: G.State, _ action: Int, _ after: G.State) -> TraceEvent {
+        TraceEvent(turn: after.turn, seat: before.currentSeat, action: before.describe(action),
+                   detail: after.traceDetail(seat: before.currentSeat), board: after.renderBoard())
+    }
+}
