@@ -28,11 +28,14 @@ public protocol GameEntry: Sendable {
     /// Names of the game's own per-seat columns in a tournament's `matches.csv`.
     var tournamentColumns: [String] { get }
     /// Trains a value model by self-play of `request.teacher` on a table with these
-    /// rules, map and seat count (`setup.players` is ignored but for its count).
+    /// rules, map and seat count (`setup.players` is ignored but for its count). A game
+    /// without a feature encoder refuses (the default).
     func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel
     /// Those columns' values for `seat` of a finished match.
     func tournamentColumns(_ report: MatchReport, seat: Int) -> [String]
+    /// Whether the game trains value models (has a feature encoder).
+    var trains: Bool { get }
     /// The game's picture of a tournament's board counts (the report's board section);
     /// nil for none.
     var boardDrawing: (any BoardCountDrawing)? { get }
@@ -42,6 +45,13 @@ extension GameEntry {
     public var usesMap: Bool { false }
     public func checkMap(_ path: String?) throws(InputError) {}
     public func checkMapFile(_ path: String) -> MapCheck? { nil }
+    public func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
+                      log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
+        throw InputError("\(name) has no feature encoder, so no value model to train; games that train: "
+            + Catalog.games.filter(\.trains).map(\.name).joined(separator: ", "))
+    }
+    /// A game trains only when its entry says so (and implements ``train(_:rules:mapPath:seats:log:)``).
+    public var trains: Bool { false }
     public var tournamentColumns: [String] { seatStatNames }
     public func tournamentColumns(_ report: MatchReport, seat: Int) -> [String] { report.seatStats[seat].map(String.init) }
     public var boardDrawing: (any BoardCountDrawing)? { nil }

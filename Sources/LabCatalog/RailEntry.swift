@@ -66,6 +66,7 @@ struct RailEntry: GameEntry {
     ]
 
     var strategies: [StrategyInfo] { Self.entries.map(\.info) }
+    var trains: Bool { true }
 
     func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
