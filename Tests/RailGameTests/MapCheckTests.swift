@@ -88,6 +88,21 @@ struct MapCheckTests {
         BadMap(kind: "mission naming an unknown city",
                data: json(missions: [#"{"from": "Aa", "to": "Nowhere"}"#]),
                path: "$.missions[0].to", says: "unknown city 'Nowhere'"),
+        BadMap(kind: "fewer than 2 cities",
+               data: json(cities: [cities[0]], railroads: [], missions: []),
+               path: "$.cities", says: "a map needs at least 2 cities"),
+        BadMap(kind: "more cities than the engine takes",
+               data: json(cities: (0...64).map { #"{"name": "C\#($0)", "lat": 50, "lon": \#(Double($0) / 10)}"# }),
+               path: "$.cities", says: "65 cities; the engine takes at most 64"),
+        BadMap(kind: "more railroads than the engine takes",
+               data: json(railroads: [String](repeating: railroads[0], count: 129)),
+               path: "$.railroads", says: "129 railroads; the engine takes at most 128"),
+        BadMap(kind: "more missions than the engine takes",
+               data: json(missions: [String](repeating: missions[0], count: 65)),
+               path: "$.missions", says: "65 missions; the engine takes at most 64"),
+        BadMap(kind: "an empty mission list",
+               data: json(missions: []),
+               path: "$.missions", says: "an explicit mission list must not be empty"),
     ])
     func mapCheckerReportsTheErrorAtItsPath(bad: BadMap) {
         let report = RailMapFile.check(data: bad.data)
@@ -95,6 +110,134 @@ struct MapCheckTests {
         let finding = report.errors.first { $0.path == bad.path }
         #expect(finding != nil, "errors: \(report.errors)")
         #expect(finding?.message.contains(bad.says) == true, "\(finding?.message ?? "none")")
+    }
+
+    /// A map with a fault of every kind the checks look for. Its findings come check by check
+    /// (top-level keys, cities, railroads, dual paths by city pair, the distance rule,
+    /// connectivity, missions) and within a check in file order, which is how users read them.
+    static let everyFault = Data("""
+        {"name": "faults", "zones": [], "colour": "red",
+         "cities": [{"name": "Aa", "lat": 50, "lon": 5}, {"name": "Bb", "lat": 51, "lon": 6},
+                    {"name": "Cc", "lat": 52, "lon": 7}, {"name": "Dd", "lat": 60, "lon": 30},
+                    {"name": "London", "lat": 51.5074, "lon": -0.1278}, {"name": "Paris", "lat": 48.8566, "lon": 2.3522},
+                    "Ee", {"name": "", "lat": 50, "lon": 5}, {"name": "Ff", "lat": "north", "lon": 5},
+                    {"name": "Gg", "lat": 50}, {"name": "Hh", "lat": true, "lon": 5},
+                    {"name": "Bb", "lat": 53, "lon": 8}, {"name": "Ii", "lat": 70, "lon": 50}],
+         "railroads": [{"from": "Aa", "to": "Bb", "length": 1, "colour": "red"},
+                       {"from": "Bb", "to": "Aa", "length": 1, "colour": "blue"},
+                       "rail",
+                       {"from": 7, "to": "Zz", "length": 1.5, "colour": "pink"},
+                       {"from": "Cc", "to": "Cc", "length": 9},
+                       {"from": "Bb", "to": "Cc", "length": 2, "colour": "grey"},
+                       {"from": "Cc", "to": "Bb", "length": 1, "colour": "grey"},
+                       {"from": "Aa", "to": "Cc", "length": 1, "colour": "red"},
+                       {"from": "Cc", "to": "Aa", "length": 2, "colour": "green"},
+                       {"from": "Aa", "to": "Cc", "length": 1, "colour": "black"},
+                       {"from": "Ii", "to": "Aa", "length": 4, "colour": "yellow"},
+                       {"from": "London", "to": "Paris", "length": 2, "colour": "blue"}],
+         "missions": ["m", {"from": "Aa", "to": "Qq"}, {"from": "Aa", "to": "Bb", "points": 0},
+                      {"from": "Aa", "to": "Aa", "points": "x"}, {"from": "Bb", "to": "Bb"},
+                      {"from": 3, "to": "Cc", "points": 7}, {"from": "Aa", "to": "Cc", "points": 256}]}
+        """.utf8)
+
+    @Test("every finding of a faulty map, word for word and in the order the checks make them")
+    func everyFindingInOrder() {
+        let report = RailMapFile.check(data: Self.everyFault)
+        #expect(report.map == nil)
+        #expect(report.findings.map(\.description) == [
+            "error: $.colour: unknown key; accepted: name, cities, railroads, missions",
+            "error: $.zones: unknown key; accepted: name, cities, railroads, missions",
+            "error: $.cities[6]: expected an object {name, lat, lon}",
+            "error: $.cities[7].name: expected a non-empty string",
+            "error: $.cities[8].lat: expected a number (latitude in degrees)",
+            "error: $.cities[9].lon: expected a number (longitude in degrees)",
+            "error: $.cities[10].lat: expected a number (latitude in degrees)",
+            "error: $.cities[11].name: duplicate city 'Bb' (first at $.cities[1])",
+            "error: $.cities[12].lat: latitude 70.0 of Ii is outside the map bounds 35...65",
+            "error: $.cities[12].lon: longitude 50.0 of Ii is outside the map bounds -10...45",
+            "error: $.railroads[2]: expected an object {from, to, length, colour}",
+            "error: $.railroads[3].from: expected a city name (string)",
+            "error: $.railroads[3].to: unknown city 'Zz'",
+            "error: $.railroads[3].length: expected an integer 1...4",
+            "error: $.railroads[3].colour: expected one of red, blue, yellow, green, black, grey, got pink",
+            "error: $.railroads[4].length: length 9 is outside 1...4 (the rule book's railroads are 1 to 4 slots long)",
+            "error: $.railroads[4].colour: expected one of red, blue, yellow, green, black, grey (missing)",
+            "error: $.railroads[4]: a railroad must join two different cities",
+            "error: $.railroads[9]: more than two railroads join Aa and Cc; a dual path has exactly two",
+            "error: $.railroads[6]: the two railroads of a dual path must have equal lengths (2 at $.railroads[5], 1 here)",
+            "error: $.railroads[6]: the two railroads of a dual path must differ in colour (both grey, see $.railroads[5])",
+            "warning: $.railroads[5]: Bb-Cc grey has length 2; the distance rule gives 1 (131 km), and it is not one of the documented dual paths",
+            "warning: $.railroads[8]: Cc-Aa green has length 2; the distance rule gives 1 (263 km), and it is not one of the documented dual paths",
+            "info: $.railroads[11]: London-Paris blue has length 2; the distance rule gives 1 (344 km): a documented dual path",
+            "error: $.railroads: the map is not connected: no railroad path from Aa to Dd, London, Paris",
+            "error: $.missions[0]: expected an object {from, to, points?}",
+            "error: $.missions[1].to: unknown city 'Qq'",
+            "error: $.missions[2].points: expected an integer 1...255",
+            "error: $.missions[3].points: expected an integer 1...255",
+            "error: $.missions[4]: a mission must join two different cities",
+            "error: $.missions[5].from: expected a city name (string)",
+            "error: $.missions[6].points: expected an integer 1...255",
+        ])
+    }
+
+    /// The findings of a map whose top level or lists have the wrong shape.
+    struct BadShape: Sendable, CustomTestStringConvertible {
+        var json: String
+        var findings: [String]
+        var testDescription: String { json }
+    }
+
+    @Test("a top level that is not an object, or lists missing or of the wrong type, are errors at their paths", arguments: [
+        BadShape(json: "[1, 2]", findings: ["error: $: expected a JSON object with keys cities, railroads and optional missions"]),
+        BadShape(json: "{}", findings: [
+            "error: $.cities: missing; expected an array of {name, lat, lon}",
+            "error: $.railroads: missing; expected an array of {from, to, length, colour}",
+        ]),
+        BadShape(json: #"{"cities": 3, "railroads": {}, "missions": "all"}"#, findings: [
+            "error: $.cities: expected an array of {name, lat, lon}",
+            "error: $.railroads: expected an array of {from, to, length, colour}",
+            "error: $.missions: expected an array of {from, to, points?}",
+        ]),
+        BadShape(json: #"{"cities": null, "railroads": null, "missions": null}"#, findings: [
+            "error: $.cities: expected an array of {name, lat, lon}",
+            "error: $.railroads: expected an array of {from, to, length, colour}",
+            "error: $.missions: expected an array of {from, to, points?}",
+        ]),
+    ])
+    func badShapes(bad: BadShape) {
+        let report = RailMapFile.check(data: Data(bad.json.utf8))
+        #expect(report.map == nil)
+        #expect(report.findings.map(\.description) == bad.findings)
+    }
+
+    @Test("text that is not JSON is one error at $, with the line and column of the fault")
+    func notJSONIsAnErrorAtItsLineAndColumn() throws {
+        let report = RailMapFile.check(data: Data("{\n  \"cities\": [}\n".utf8))
+        #expect(report.map == nil)
+        let finding = try #require(report.findings.first)
+        #expect(report.findings.count == 1 && finding.severity == .error && finding.path == "$", "\(report.findings)")
+        #expect(finding.message.hasPrefix("not valid JSON: ") && finding.message.hasSuffix(" (line 2, column 14)"), "\(finding)")
+    }
+
+    @Test("a file that cannot be read is an error at $, naming the file")
+    func unreadableFile() {
+        let report = RailMapFile.check(path: "/nonexistent/oplab-map.json")
+        #expect(report.map == nil)
+        #expect(report.findings.map(\.description) == ["error: $: cannot read file '/nonexistent/oplab-map.json'"])
+    }
+
+    @Test("a map without a name takes its file's name, without the extension")
+    func unnamedMapTakesTheFileName() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-map-name-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("little-europe.json").path
+        let named = String(decoding: Self.json(), as: UTF8.self)
+        try Data(named.replacingOccurrences(of: #""name": "tiny", "#, with: "").utf8).write(to: URL(fileURLWithPath: path))
+        let report = RailMapFile.check(path: path)
+        #expect(report.findings.isEmpty, "\(report.findings)")
+        #expect(report.map?.name == "little-europe")
+        #expect(RailMapFile.check(data: Self.json()).map?.name == "tiny")
     }
 
     @Test func loadingAnInvalidMapThrowsAnInputErrorNamingEachProblem() throws {

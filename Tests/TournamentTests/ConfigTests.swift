@@ -307,6 +307,8 @@ struct ConfigErrorTests {
               RefusedConfig(minimal.replacingOccurrences(of: "game: rail", with: "game: {name: rail}"),
                             "config.yaml:2:7: game: expected a game name, found a mapping"),
               RefusedConfig(minimal + "map: [a.json]\n", "config.yaml:6:6: map: expected a map file path, found a list"),
+              RefusedConfig("name: t\ngame: rail\nentrants:\n",
+                            "config.yaml:3:10: entrants: expected a list of entrants, each {name, strategy}, found an empty value"),
               RefusedConfig(minimal + "seats: \"3\"\n", "config.yaml:6:8: seats: expected an integer >= 1, found '3' (quoted, so text)"),
               RefusedConfig(minimal + "rules: {\"on\": 1}\n", "config.yaml:6:15: rules.on: write this knob name without quotes or tags"),
               RefusedConfig(minimal + "? [seats]\n: 2\n", "config.yaml:6:3: field names must be text, found a list"),
@@ -343,6 +345,7 @@ struct ConfigErrorTests {
                             "config.yaml:6:12: entrants[2].name: expected a non-empty entrant name on one line (no control characters), found ''"),
               RefusedConfig(minimal.replacingOccurrences(of: "game: rail", with: "game: ''"),
                             "config.yaml:2:7: game: expected a game name, found ''"),
+              RefusedConfig(minimal + "map: ''\n", "config.yaml:6:6: map: expected a map file path, found ''"),
           ])
     func outOfRange(_ refused: RefusedConfig) throws {
         let message = try failure(refused.yaml)
