@@ -9,7 +9,7 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
     /// The tournament's name; 1-64 characters of `[A-Za-z0-9._-]`, not starting with `.`
     /// (it becomes a folder name).
     public var name: String
-    /// The game to play, e.g. `rail` or `quortex`.
+    /// The game to play: a name in the catalog (`oplab games` lists them).
     public var game: String
     /// Rule knob settings, in the order the file gives them.
     public var rules: [RuleSetting]
