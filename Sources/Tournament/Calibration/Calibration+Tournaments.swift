@@ -1,5 +1,6 @@
 import Foundation
 import LabCore
+import Synchronization
 
 /// Measurements by tournaments: each probe of a calibration is a 2-seat, seat-rotated run
 /// of the family at a knob value (the entrant ``Calibration/levelEntrant``) against the
@@ -27,14 +28,22 @@ extension Calibration {
         return try WinRateMeasurement(summary: folder + "/summary.csv", entrant: levelEntrant)
     }
 
-    /// Runs `body` with a scratch folder for the probes' runs
-    /// (`TMPDIR/oplab-calibrate-PID`), removed when it returns or throws.
+    /// Runs `body` with a scratch folder of its own for the probes' runs
+    /// (`TMPDIR/oplab-calibrate-PID-N`, N counting the calls in this process, so that two
+    /// calibrations at once do not share one), removed when it returns or throws.
     public static func withScratchFolder<R, E: Error>(_ body: (_ folder: String) throws(E) -> R) throws(E) -> R {
+        let n = scratchFolders.withLock { count in
+            count += 1
+            return count
+        }
         let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("oplab-calibrate-\(ProcessInfo.processInfo.processIdentifier)").path
+            .appendingPathComponent("oplab-calibrate-\(ProcessInfo.processInfo.processIdentifier)-\(n)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         return try body(folder)
     }
+
+    /// Scratch folders made so far by this process.
+    private static let scratchFolders = Mutex(0)
 }
 
 extension WinRateMeasurement {
