@@ -46,36 +46,18 @@ struct BotCheckCommand: ParsableCommand {
     @Option(name: .customLong("opt"), help: "One of the bot's own options, NAME=VALUE (repeatable).")
     var options: [String] = []
 
-    @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable); `oplab games` lists them.")
-    var rules: [String] = []
+    @OptionGroup var setup: GameOptions
 
-    @Option(help: "Map file (games with a map).")
-    var map: String?
-
-    @Option(parsing: .unconditional, help: "Master seed of the matches.", transform: CommandLineNumbers.seed)
-    var seed: UInt64 = 1
+    @OptionGroup var seeding: SeedOption
 
     func run() throws {
         var findings: BotCheck.Findings?
         var entryName = ""
         var seatCount = 0
         try reportingInputErrors {
-            let entry = try Catalog.game(named: game)
-            entryName = entry.name
-            guard (1...100_000).contains(matches) else { throw InputError("--matches: expected an integer in 1...100000, found \(matches)") }
-            guard (1...3_600_000).contains(timeout) else { throw InputError("--timeout: expected milliseconds in 1...3600000, found \(timeout)") }
-            guard (1...3_600_000).contains(startup) else { throw InputError("--startup: expected milliseconds in 1...3600000, found \(startup)") }
-            if map != nil && !entry.usesMap { throw InputError("--map: \(entry.name) has no map") }
-            var opts: [(key: String, value: String)] = []
-            for text in options {
-                guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
-                    throw InputError("--opt '\(text)': expected NAME=VALUE")
-                }
-                opts.append((String(text[..<eq]), String(text[text.index(after: eq)...])))
-            }
-            seatCount = seats ?? max(2, entry.seatRange.lowerBound)
-            let check = BotCheck(game: entry, command: command, seats: seatCount, matchesPerSeat: matches, timeoutMs: timeout,
-                                 startupMs: startup, options: opts, rules: try parseRules(rules), mapPath: map, seed: seed)
+            let check = try parse()
+            entryName = check.game.name
+            seatCount = check.seats
             findings = try check.run()
         }
         guard let findings else { return }
@@ -103,6 +85,25 @@ struct BotCheckCommand: ParsableCommand {
         print("quit: " + (findings.lingering == 0 ? "every process exited within 2 s" : "\(findings.lingering) processes did not exit within 2 s of quit (killed)"))
         print("verdict: " + (findings.conformant ? "conformant" : "not conformant"))
         if !findings.conformant { throw ExitCode(1) }
+    }
+
+    /// The flags checked: the check to run.
+    func parse() throws(InputError) -> BotCheck {
+        let entry = try Catalog.game(named: game)
+        guard (1...100_000).contains(matches) else { throw InputError("--matches: expected an integer in 1...100000, found \(matches)") }
+        guard (1...3_600_000).contains(timeout) else { throw InputError("--timeout: expected milliseconds in 1...3600000, found \(timeout)") }
+        guard (1...3_600_000).contains(startup) else { throw InputError("--startup: expected milliseconds in 1...3600000, found \(startup)") }
+        if setup.map != nil && !entry.usesMap { throw InputError("--map: \(entry.name) has no map") }
+        var opts: [(key: String, value: String)] = []
+        for text in options {
+            guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+                throw InputError("--opt '\(text)': expected NAME=VALUE")
+            }
+            opts.append((String(text[..<eq]), String(text[text.index(after: eq)...])))
+        }
+        return BotCheck(game: entry, command: command, seats: seats ?? max(2, entry.seatRange.lowerBound), matchesPerSeat: matches,
+                        timeoutMs: timeout, startupMs: startup, options: opts, rules: try setup.rulePairs(), mapPath: setup.map,
+                        seed: seeding.seed)
     }
 
     static func ms(_ x: Double) -> String { String(format: x < 1 ? "%.3f ms" : "%.1f ms", x) }

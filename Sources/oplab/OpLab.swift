@@ -61,18 +61,6 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// Parses `KEY=VALUE` rule settings.
-func parseRules(_ settings: [String]) throws(InputError) -> [(key: String, value: String)] {
-    var out: [(key: String, value: String)] = []
-    for setting in settings { out.append(try KnobParsing.split(setting)) }
-    return out
-}
-
-/// `KEY=VALUE` rule settings as a config's rules.
-func parseRuleSettings(_ settings: [String]) throws(InputError) -> [RuleSetting] {
-    try parseRules(settings).map { RuleSetting(key: $0.key, value: $0.value) }
-}
-
 /// Names the command-line flag behind a config field in errors of a config the command
 /// built itself: entrant i's strategy is `entrants[i]`, rules are `--rule`, the map `--map`.
 func flagLocator(entrants: [String]) -> (String, String) -> InputError {

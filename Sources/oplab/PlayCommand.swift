@@ -10,7 +10,8 @@ struct PlayCommand: ParsableCommand {
         abstract: "Play one match and print its result.",
         discussion: """
             One --player per seat, in seat order (seat 0 moves first). A player is a strategy \
-            spec: name or name(key=value, ...); `oplab strategies GAME` lists them.
+            spec: name or name(key=value, ...); `oplab strategies GAME` lists them. The match \
+            is match 0 of --seed.
             Example: oplab play rail --player heuristic --player random --seed 7 --trace
             """
     )
@@ -21,14 +22,9 @@ struct PlayCommand: ParsableCommand {
     @Option(name: .customLong("player"), help: "A strategy spec for the next seat (repeat once per seat).")
     var players: [String] = []
 
-    @Option(parsing: .unconditional, help: "Master seed; the match is match 0 of this seed.", transform: CommandLineNumbers.seed)
-    var seed: UInt64 = 1
+    @OptionGroup var seeding: SeedOption
 
-    @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable); `oplab games` lists them.")
-    var rules: [String] = []
-
-    @Option(help: "Map file (rail only).")
-    var map: String?
+    @OptionGroup var setup: GameOptions
 
     @Flag(help: "Print every action and the mover's standing after it.")
     var trace = false
@@ -44,49 +40,57 @@ struct PlayCommand: ParsableCommand {
 
     func run() throws {
         try reportingInputErrors {
-            let entry = try Catalog.game(named: game)
-            guard !players.isEmpty else {
-                throw InputError("no players: give one --player SPEC per seat (\(entry.name) takes \(entry.seatRange.lowerBound)-\(entry.seatRange.upperBound))")
-            }
-            if map != nil && entry.name != "rail" { throw InputError("--map applies to rail only") }
-            var specs: [StrategySpec] = []
-            for text in players { specs.append(try StrategySpec.parse(text)) }
-            let table = try entry.makeTable(TableSetup(rules: try parseRules(rules), mapPath: map, players: specs))
+            let (entry, specs, table) = try parse()
             for warning in table.warnings { printError("warning: \(warning)") }
-            let matchSeed = Seeds.match(seed, match: 0)
-            var buffer = ActionBuffer()
             if trace && !json {
-                print("\(entry.name): " + specs.enumerated().map { "P\($0.offset) \($0.element)" }.joined(separator: " vs ") + ", seed \(seed)")
+                print("\(entry.name): " + specs.enumerated().map { "P\($0.offset) \($0.element)" }.joined(separator: " vs ") + ", seed \(seeding.seed)")
                 for line in table.setupLines { print(line) }
             }
-            let sink: ((TraceEvent) -> Void)? = trace && !json ? { event in
-                print("T\(event.turn) P\(event.seat) \(event.action)".padding(toLength: 64, withPad: " ", startingAt: 0) + " | " + event.detail)
-                if let board = event.board { print(board) }
-            } : nil
-            let report: MatchReport
             defer { Catalog.closeDetachedBots() }
-            if svg != nil || html != nil {
-                // The files are checked before the match is played, then written whole.
-                for path in [svg, html].compactMap({ $0 }) { try checkWritable(path) }
-                let played = table.replay(seed: matchSeed, label: seed, buffer: &buffer, trace: sink)
-                report = played.report
-                if let svg {
-                    try writeWhole(ReplayPage.svg(played.replay), to: svg, what: "the SVG")
-                    printError("wrote \(svg)")
-                }
-                if let html {
-                    try writeWhole(ReplayPage.html(played.replay), to: html, what: "the replay page")
-                    printError("wrote \(html)")
-                }
-            } else {
-                report = table.play(seed: matchSeed, buffer: &buffer, trace: sink)
-            }
+            let report = try play(table)
             if json {
                 print(jsonResult(entry: entry, specs: specs, report: report))
             } else {
                 printResult(entry: entry, specs: specs, report: report)
             }
         }
+    }
+
+    /// The flags checked: the game, one strategy per seat, and the table they make.
+    func parse() throws(InputError) -> (entry: any GameEntry, specs: [StrategySpec], table: any MatchTable) {
+        let entry = try Catalog.game(named: game)
+        guard !players.isEmpty else {
+            throw InputError("no players: give one --player SPEC per seat (\(entry.name) takes \(entry.seatRange.lowerBound)-\(entry.seatRange.upperBound))")
+        }
+        try setup.checkMap(for: entry)
+        var specs: [StrategySpec] = []
+        for text in players { specs.append(try StrategySpec.parse(text)) }
+        let table = try entry.makeTable(TableSetup(rules: try setup.rulePairs(), mapPath: setup.map, players: specs))
+        return (entry, specs, table)
+    }
+
+    /// Plays match 0 of `--seed` on `table`, tracing each action with `--trace`; with
+    /// `--svg` or `--html`, replays it to draw them (their paths checked before the match).
+    func play(_ table: any MatchTable) throws(InputError) -> MatchReport {
+        let matchSeed = Seeds.match(seeding.seed, match: 0)
+        var buffer = ActionBuffer()
+        let sink: ((TraceEvent) -> Void)? = trace && !json ? { event in
+            print("T\(event.turn) P\(event.seat) \(event.action)".padding(toLength: 64, withPad: " ", startingAt: 0) + " | " + event.detail)
+            if let board = event.board { print(board) }
+        } : nil
+        guard svg != nil || html != nil else { return table.play(seed: matchSeed, buffer: &buffer, trace: sink) }
+        // The files are checked before the match is played, then written whole.
+        for path in [svg, html].compactMap({ $0 }) { try checkWritable(path) }
+        let played = table.replay(seed: matchSeed, label: seeding.seed, buffer: &buffer, trace: sink)
+        if let svg {
+            try writeWhole(ReplayPage.svg(played.replay), to: svg, what: "the SVG")
+            printError("wrote \(svg)")
+        }
+        if let html {
+            try writeWhole(ReplayPage.html(played.replay), to: html, what: "the replay page")
+            printError("wrote \(html)")
+        }
+        return played.report
     }
 
     func printResult(entry: any GameEntry, specs: [StrategySpec], report: MatchReport) {
@@ -111,7 +115,7 @@ struct PlayCommand: ParsableCommand {
             for (name, value) in zip(entry.seatStatNames, report.seatStats[seat]) { item[name] = value }
             return item
         }
-        var object: [String: Any] = ["game": entry.name, "seed": seed, "endReason": o.endReason, "turns": o.turns, "seats": seats]
+        var object: [String: Any] = ["game": entry.name, "seed": seeding.seed, "endReason": o.endReason, "turns": o.turns, "seats": seats]
         if let forfeit = o.forfeit { object["forfeit"] = ["seat": forfeit.seat, "kind": forfeit.kind.rawValue] }
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self)

@@ -51,75 +51,64 @@ struct SPRTCommand: ParsableCommand {
     @Option(name: .customLong("max-matches"), parsing: .unconditional, help: "Stop undecided after this many matches (rounded up to whole blocks of 2).")
     var maxMatches: Int = 20_000
 
-    @Option(parsing: .unconditional, help: "Worker threads (0 = every core).")
-    var threads: Int = 0
+    @OptionGroup var workers: ThreadsOption
 
-    @Option(parsing: .unconditional, help: "Master seed: the deals and the strategies' seeds.", transform: CommandLineNumbers.seed)
-    var seed: UInt64 = 1
+    @OptionGroup var seeding: SeedOption
 
-    @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable).")
-    var rules: [String] = []
-
-    @Option(help: "Map file (rail only).")
-    var map: String?
+    @OptionGroup var setup: GameOptions
 
     @Option(help: "The results folder (default: results/sprt-GAME).")
     var out: String?
 
-    @Flag(help: "Replace the results folder if it holds a run.")
-    var force = false
-
-    @Flag(help: "Print only the decision.")
-    var quiet = false
+    @OptionGroup var output: OutputFlags
 
     func run() throws {
         var decision = SPRTDecision.undecided
         try reportingInputErrors {
-            guard let model = SPRTModel(rawValue: model) else {
-                throw InputError("--model \(self.model): expected one of \(SPRTModel.names)")
-            }
-            guard elo1 > elo0 else { throw InputError("--elo1 \(elo1) must be above --elo0 \(elo0)") }
-            guard alpha > 0 && alpha < 0.5 else { throw InputError("--alpha \(alpha): expected a number in (0, 0.5)") }
-            guard beta > 0 && beta < 0.5 else { throw InputError("--beta \(beta): expected a number in (0, 0.5)") }
-            guard maxMatches >= 2 else { throw InputError("--max-matches \(maxMatches): expected at least 2 (one block)") }
-            guard (0...CommandLineNumbers.maxThreads).contains(threads) else {
-                throw InputError("--threads \(threads): expected 0 (every core) to \(CommandLineNumbers.maxThreads)")
-            }
-            let settings = SPRTSettings(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta, model: model)
-            let ruleSettings = try parseRuleSettings(rules)
-            let config = TournamentConfig(
-                name: "sprt-\(game.filter { $0.isLetter || $0.isNumber })", game: game, rules: ruleSettings, map: map, seats: 2,
-                entrants: [Entrant(name: "candidate", strategy: candidate), Entrant(name: "baseline", strategy: baseline)],
-                format: .roundRobin, blocks: (maxMatches + 1) / 2, seed: seed, threads: threads)
-            let plan = try Catalog.plan(config, locate: flagLocator(entrants: ["--candidate", "--baseline"]))
-            let quiet = self.quiet
-            if !quiet {
-                printError("sprt \(plan.config.game): \(candidate) against \(baseline); \(model.rawValue) elo, H0 \(bound(elo0)), H1 \(bound(elo1)), "
-                           + "alpha \(alpha), beta \(beta); bounds \(f(settings.lowerBound, 3)) .. \(f(settings.upperBound, 3)); "
-                           + "at most \(plan.config.blocks * 2) matches")
-            }
-            var counts = Pentanomial()
+            let (settings, plan) = try parse()
+            output.progress("sprt \(plan.config.game): \(candidate) against \(baseline); \(settings.model.rawValue) elo, "
+                            + "H0 \(bound(settings.elo0)), H1 \(bound(settings.elo1)), alpha \(settings.alpha), beta \(settings.beta); "
+                            + "bounds \(f(settings.lowerBound, 3)) .. \(f(settings.upperBound, 3)); at most \(plan.config.blocks * 2) matches")
             var lastPrint = Date()
-            let result = try TournamentRunner.run(plan, options: RunOptions(directory: out, threads: threads, force: force, quiet: true)) { _, scores in
-                guard let score = scores[0] else { return false }
-                counts.add(blockScore: score)
-                decision = counts.decision(settings)
-                if !quiet && (decision != .undecided || Date().timeIntervalSince(lastPrint) >= 2) {
+            let test = try TournamentRunner.runSPRT(plan, settings: settings,
+                                                    options: RunOptions(directory: out, threads: workers.threads, force: output.force, quiet: true)) {
+                [output] counts, verdict in
+                if verdict != .undecided || Date().timeIntervalSince(lastPrint) >= 2 {
                     lastPrint = Date()
-                    printError(Self.status(counts, settings))
+                    output.progress(Self.status(counts, settings))
                 }
-                return decision != .undecided
             }
+            decision = test.decision
+            let counts = test.counts
             print("\(Self.verdict(decision, settings)) after \(counts.matches) matches (\(counts.blocks) game pairs): "
                   + "LLR \(f(counts.llr(settings), 3)) in [\(f(settings.lowerBound, 3)), \(f(settings.upperBound, 3))] "
                   + "(\(settings.model.rawValue) elo, H0 \(bound(settings.elo0)), H1 \(bound(settings.elo1))), \(Self.estimates(counts)), "
-                  + "score \(f(counts.mean, 4)), pentanomial LL, LD, WL+DD, WD, WW \(counts.description); results in \(result.directory)")
+                  + "score \(f(counts.mean, 4)), pentanomial LL, LD, WL+DD, WD, WW \(counts.description); results in \(test.result.directory)")
         }
         switch decision {
         case .h1: return
         case .h0: throw ExitCode(1)
         case .undecided: throw ExitCode(3)
         }
+    }
+
+    /// The flags checked: the test's settings, and the head-to-head of the candidate
+    /// against the baseline, planned.
+    func parse() throws(InputError) -> (SPRTSettings, TournamentPlan) {
+        guard let model = SPRTModel(rawValue: model) else {
+            throw InputError("--model \(self.model): expected one of \(SPRTModel.names)")
+        }
+        guard elo1 > elo0 else { throw InputError("--elo1 \(elo1) must be above --elo0 \(elo0)") }
+        guard alpha > 0 && alpha < 0.5 else { throw InputError("--alpha \(alpha): expected a number in (0, 0.5)") }
+        guard beta > 0 && beta < 0.5 else { throw InputError("--beta \(beta): expected a number in (0, 0.5)") }
+        guard maxMatches >= 2 else { throw InputError("--max-matches \(maxMatches): expected at least 2 (one block)") }
+        try workers.check()
+        let settings = SPRTSettings(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta, model: model)
+        let config = TournamentConfig.headToHead(
+            name: "sprt-\(game.filter { $0.isLetter || $0.isNumber })", game: game, rules: try setup.ruleSettings(), map: setup.map,
+            Entrant(name: "candidate", strategy: candidate), Entrant(name: "baseline", strategy: baseline),
+            matches: maxMatches, seed: seeding.seed, threads: workers.threads)
+        return (settings, try Catalog.plan(config, locate: flagLocator(entrants: ["--candidate", "--baseline"])))
     }
 
     static func status(_ counts: Pentanomial, _ settings: SPRTSettings) -> String {

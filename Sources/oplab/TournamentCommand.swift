@@ -35,14 +35,10 @@ struct TournamentCommand: ParsableCommand {
     @Flag(help: "Finish the run in an existing results folder (after a crash or kill).")
     var resume = false
 
-    @Flag(help: "Replace the run in an existing results folder.")
-    var force = false
-
     @Option(help: "Play shard K of N (every N-th block from block K-1), or `auto` from a Slurm array or Kubernetes Indexed Job.")
     var shard: String?
 
-    @Flag(help: "No progress on stderr.")
-    var quiet = false
+    @OptionGroup var output: OutputFlags
 
     @Flag(help: "Do not write report.html at the end (`oplab report` draws it later).")
     var noReport = false
@@ -50,28 +46,15 @@ struct TournamentCommand: ParsableCommand {
     func validate() throws {
         try CommandLineNumbers.checkThreads(threads)
         if let blocks, blocks < 1 { throw ValidationError("--blocks \(blocks): expected 1 or more") }
-        if resume && force { throw ValidationError("--resume and --force exclude each other") }
+        if resume && output.force { throw ValidationError("--resume and --force exclude each other") }
     }
 
     func run() throws {
         try reportingInputErrors {
-            var document = try ConfigLoader.load(path: config)
-            if let blocks { document = document.overriding(blocks: blocks) }
-            if let seed { document = document.overriding(seed: seed) }
-            let plan = try Catalog.plan(document)
-            let shard = try shard.map { text throws(InputError) in try Shard.parse(text, environment: ProcessInfo.processInfo.environment) }
-                ?? .whole
-            let options = RunOptions(directory: out, threads: threads, resume: resume, force: force, shard: shard, quiet: quiet)
+            let (plan, options) = try parse()
             for warning in plan.warnings { printError("warning: \(warning)") }
-            if !quiet {
-                let s = plan.schedule
-                let blocksHere = s.blocks(shard: shard).count
-                printError("\(plan.config.name): \(plan.config.game), \(s.seats) seats, \(plan.config.entrants.count) entrants, "
-                    + "\(s.tables.count) tables x \(s.blocksPerTable) blocks x \(s.matchesPerBlock) matches"
-                    + (shard == .whole ? "" : "; shard \(shard): \(blocksHere) blocks")
-                    + " -> \(TournamentRunner.directory(for: plan, options: options))")
-            }
             let directory = TournamentRunner.directory(for: plan, options: options)
+            output.progress(Self.header(plan, options: options))
             // Held from the first check to the report: no other writer between them.
             let lock = try ResultsLock(directory: directory)
             defer { withExtendedLifetime(lock) {} }
@@ -79,8 +62,28 @@ struct TournamentCommand: ParsableCommand {
             print(result.table.joined(separator: "\n"))
             print("\(result.matchesPlayed) matches this session on \(result.threads) thread\(result.threads == 1 ? "" : "s"), "
                   + "\(Int(result.matchesPerSecond.rounded())) matches/s; results in \(result.directory)")
-            if !noReport { try reportAfterRun(result.directory, quiet: quiet) }
+            if !noReport { try reportAfterRun(result.directory, quiet: output.quiet) }
         }
+    }
+
+    /// The config with the flags' overrides, planned, and how to run it.
+    func parse() throws(InputError) -> (TournamentPlan, RunOptions) {
+        var document = try ConfigLoader.load(path: config)
+        if let blocks { document = document.overriding(blocks: blocks) }
+        if let seed { document = document.overriding(seed: seed) }
+        let plan = try Catalog.plan(document)
+        let shard = try shard.map { text throws(InputError) in try Shard.parse(text, environment: ProcessInfo.processInfo.environment) }
+            ?? .whole
+        return (plan, RunOptions(directory: out, threads: threads, resume: resume, force: output.force, shard: shard, quiet: output.quiet))
+    }
+
+    /// What the run plays and where: `NAME: GAME, 2 seats, 3 entrants, 3 tables x 10 blocks x 2 matches -> FOLDER`.
+    static func header(_ plan: TournamentPlan, options: RunOptions) -> String {
+        let s = plan.schedule
+        return "\(plan.config.name): \(plan.config.game), \(s.seats) seats, \(plan.config.entrants.count) entrants, "
+            + "\(s.tables.count) tables x \(s.blocksPerTable) blocks x \(s.matchesPerBlock) matches"
+            + (options.shard == .whole ? "" : "; shard \(options.shard): \(s.blocks(shard: options.shard).count) blocks")
+            + " -> \(TournamentRunner.directory(for: plan, options: options))"
     }
 }
 

@@ -18,7 +18,8 @@ struct TrainCommand: ParsableCommand {
             output) by Adam on the cross-entropy, holding out --validation of the rows. The \
             model of the epoch with the lowest held-out loss is written to --out.
             Deterministic: the same flags give the same file, for any --threads (self-play is \
-            parallel; training runs on one thread, OpenBLAS pinned to one thread).
+            parallel; training runs on one thread, OpenBLAS pinned to one thread); --seed \
+            seeds the self-play, the split and the minibatch order.
             Example: oplab train rail --teacher heuristic --matches 20000 --hidden 128,64 \
             --epochs 20 --out configs/models/rail-mlp.model
             """
@@ -65,73 +66,24 @@ struct TrainCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seats at the table.")
     var seats: Int = 2
 
-    @Option(name: .customLong("rule"), help: "A rule knob KEY=VALUE (repeatable).")
-    var rules: [String] = []
+    @OptionGroup var setup: GameOptions
 
-    @Option(help: "Map file (rail only).")
-    var map: String?
-
-    @Option(parsing: .unconditional, help: "Master seed of the self-play, the split and the minibatch order.", transform: CommandLineNumbers.seed)
-    var seed: UInt64 = 1
+    @OptionGroup var seeding: SeedOption
 
     @Option(parsing: .unconditional, help: "Self-play worker threads (default: every core).", transform: CommandLineNumbers.integer)
     var threads: Int?
 
-    @Flag(help: "Replace --out if it exists.")
-    var force = false
-
-    @Flag(help: "Print only the summary.")
-    var quiet = false
+    @OptionGroup var output: OutputFlags
 
     func run() throws {
         try reportingInputErrors {
-            let entry = try Catalog.game(named: game)
-            guard entry.seatRange.contains(seats) else {
-                throw InputError("--seats \(seats): \(entry.name) takes \(entry.seatRange.lowerBound)-\(entry.seatRange.upperBound)")
-            }
-            if map != nil && entry.name != "rail" { throw InputError("--map applies to rail only") }
-            let widths = try Self.parseHidden(hidden)
-            guard matches >= 1 else { throw InputError("--matches \(matches): expected at least 1") }
-            guard (1...10_000).contains(epochs) else { throw InputError("--epochs \(epochs): expected 1...10000") }
-            guard (1...1_000).contains(positions) else { throw InputError("--positions \(positions): expected 1...1000") }
-            guard (0...1).contains(randomMoves) else { throw InputError("--random-moves \(randomMoves): expected a number in 0...1") }
-            guard (1...65_536).contains(batch) else { throw InputError("--batch \(batch): expected 1...65536") }
-            guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
-            guard (0...1).contains(weightDecay) else { throw InputError("--weight-decay \(weightDecay): expected a number in 0...1") }
-            guard (0...0.5).contains(validation) else { throw InputError("--validation \(validation): expected a number in 0...0.5") }
-            let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
-            guard (1...1_024).contains(workers) else { throw InputError("--threads \(workers): expected 1...1024") }
-            guard out.hasSuffix(".model") else { throw InputError("--out \(out): a model file name ends in .model") }
-            try checkWritable(out, what: "the model")
-            if FileManager.default.fileExists(atPath: out) && !force {
-                throw InputError("--out \(out) exists; pass --force to replace it")
-            }
-            guard !teachers.isEmpty else { throw InputError("no teacher: give --teacher SPEC (a strategy of \(entry.name); repeatable)") }
-            var teacherSpecs: [StrategySpec] = []
-            for text in teachers { teacherSpecs.append(try Catalog.validate(text, for: entry)) }
+            let (entry, request, rules) = try parse()
             // One writer at a time in the model's folder (two trainings into one file race),
             // taken once the flags are checked: bad input writes nothing.
             let lock = try ResultsLock(directory: folder(of: out))
             defer { withExtendedLifetime(lock) {} }
-            // The command as run, without the flags that do not change the model.
-            var words = Array(CommandLine.arguments.dropFirst())
-            for flag in ["--threads", "--quiet", "--force"] {
-                while let at = words.firstIndex(where: { $0 == flag || $0.hasPrefix(flag + "=") }) {
-                    let takesValue = flag == "--threads" && !words[at].contains("=") && at + 1 < words.count
-                    words.removeSubrange(at...(takesValue ? at + 1 : at))
-                }
-            }
-            let command = (["oplab"] + words).joined(separator: " ")
-            let request = TrainingRequest(
-                teachers: teacherSpecs,
-                selfPlay: SelfPlaySettings(matches: matches, positionsPerMatch: positions, randomMoveRate: randomMoves, seed: seed, threads: workers),
-                hidden: widths,
-                training: TrainingSettings(epochs: epochs, batchSize: batch, learningRate: learningRate, validationFraction: validation, seed: seed,
-                                           weightDecay: weightDecay),
-                notes: [.init("teacher", teacherSpecs.map(\.description).joined(separator: "; ")), .init("matches", "\(matches)"), .init("seats", "\(seats)"),
-                        .init("seed", "\(seed)"), .init("command", command), .init("oplab", OpLab.version)])
-            let quiet = self.quiet
-            let model = try entry.train(request, rules: try parseRules(rules), mapPath: map, seats: seats) { line in
+            let quiet = output.quiet
+            let model = try entry.train(request, rules: rules, mapPath: setup.map, seats: seats) { line in
                 if !quiet { printError(line) }
             }
             guard model.network.parameters.allSatisfy(\.isFinite) else {
@@ -146,6 +98,55 @@ struct TrainCommand: ParsableCommand {
                   + "validation loss \(model.note("validation-loss") ?? "?") (baseline \(model.note("baseline-loss") ?? "?")), "
                   + "accuracy \(model.note("validation-accuracy") ?? "?")")
         }
+    }
+
+    /// The flags checked, in the order a user reads them: the game, the training asked
+    /// of it and the rules.
+    func parse() throws(InputError) -> (entry: any GameEntry, request: TrainingRequest, rules: [(key: String, value: String)]) {
+        let entry = try Catalog.game(named: game)
+        guard entry.seatRange.contains(seats) else {
+            throw InputError("--seats \(seats): \(entry.name) takes \(entry.seatRange.lowerBound)-\(entry.seatRange.upperBound)")
+        }
+        try setup.checkMap(for: entry)
+        let widths = try Self.parseHidden(hidden)
+        guard matches >= 1 else { throw InputError("--matches \(matches): expected at least 1") }
+        guard (1...10_000).contains(epochs) else { throw InputError("--epochs \(epochs): expected 1...10000") }
+        guard (1...1_000).contains(positions) else { throw InputError("--positions \(positions): expected 1...1000") }
+        guard (0...1).contains(randomMoves) else { throw InputError("--random-moves \(randomMoves): expected a number in 0...1") }
+        guard (1...65_536).contains(batch) else { throw InputError("--batch \(batch): expected 1...65536") }
+        guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
+        guard (0...1).contains(weightDecay) else { throw InputError("--weight-decay \(weightDecay): expected a number in 0...1") }
+        guard (0...0.5).contains(validation) else { throw InputError("--validation \(validation): expected a number in 0...0.5") }
+        let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
+        guard (1...1_024).contains(workers) else { throw InputError("--threads \(workers): expected 1...1024") }
+        guard out.hasSuffix(".model") else { throw InputError("--out \(out): a model file name ends in .model") }
+        try output.checkReplaceable(out, what: "the model")
+        guard !teachers.isEmpty else { throw InputError("no teacher: give --teacher SPEC (a strategy of \(entry.name); repeatable)") }
+        var teacherSpecs: [StrategySpec] = []
+        for text in teachers { teacherSpecs.append(try Catalog.validate(text, for: entry)) }
+        let seed = seeding.seed
+        let request = TrainingRequest(
+            teachers: teacherSpecs,
+            selfPlay: SelfPlaySettings(matches: matches, positionsPerMatch: positions, randomMoveRate: randomMoves, seed: seed, threads: workers),
+            hidden: widths,
+            training: TrainingSettings(epochs: epochs, batchSize: batch, learningRate: learningRate, validationFraction: validation, seed: seed,
+                                       weightDecay: weightDecay),
+            notes: [.init("teacher", teacherSpecs.map(\.description).joined(separator: "; ")), .init("matches", "\(matches)"), .init("seats", "\(seats)"),
+                    .init("seed", "\(seed)"), .init("command", Self.recordedCommand()), .init("oplab", OpLab.version)])
+        return (entry, request, try setup.rulePairs())
+    }
+
+    /// The command as run, without the flags that do not change the model (`--threads N`,
+    /// `--quiet`, `--force`).
+    static func recordedCommand() -> String {
+        var words = Array(CommandLine.arguments.dropFirst())
+        for flag in ["--threads", "--quiet", "--force"] {
+            while let at = words.firstIndex(where: { $0 == flag || $0.hasPrefix(flag + "=") }) {
+                let takesValue = flag == "--threads" && !words[at].contains("=") && at + 1 < words.count
+                words.removeSubrange(at...(takesValue ? at + 1 : at))
+            }
+        }
+        return (["oplab"] + words).joined(separator: " ")
     }
 
     static func parseHidden(_ text: String) throws(InputError) -> [Int] {

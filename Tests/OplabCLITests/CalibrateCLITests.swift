@@ -45,6 +45,19 @@ struct CalibrateCLITests {
         #expect(run.stderr.contains("warning: level-2 (") && run.stderr.contains(") is not stronger than level-1 ("), "\(run.stderr)")
     }
 
+    @Test("--out may be a bare file name: the ladder lands in the current folder")
+    func bareFileName() throws {
+        let scratch = try Scratch("calibrate")
+        defer { scratch.remove() }
+        let run = try runArray(["calibrate", "quortex", "--family", "reference", "--knob", "epsilon", "--range", "0..1",
+                                "--reference", "random", "--targets", "0.5", "--matches", "4", "--probes", "1", "--out", "ladder.yaml",
+                                "--quiet"], in: scratch.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("wrote ladder.yaml\n"), "\(run.stdout)")
+        let text = try String(contentsOfFile: scratch("ladder.yaml"), encoding: .utf8)
+        #expect(text.hasPrefix("# Difficulty levels for quortex, measured against `random` (2 seats, seat-rotated).\n"))
+    }
+
     @Test("Bad input exits 2 and says what is accepted",
           arguments: [
             (["--knob", "depth", "--range", "0..1"], "--knob depth: reference has no such parameter; it takes epsilon"),
@@ -52,6 +65,8 @@ struct CalibrateCLITests {
             (["--knob", "epsilon", "--range", "0..2"], "inside epsilon's number in 0...1"),
             (["--knob", "epsilon", "--range", "0..1", "--targets", "0.5,1.2"], "--targets 0.5,1.2: expected win rates in (0, 1)"),
             (["--knob", "epsilon", "--range", "0..1", "--names", "a,b"], "--names a,b: expected 5 names"),
+            (["--knob", "epsilon", "--range", "0..1", "--targets", ""], "--targets : expected win rates in (0, 1)"),
+            (["--knob", "epsilon", "--range", "0..1", "--threads", "-1"], "--threads -1: expected 0 (every core) to 1024"),
           ])
     func badInput(arguments: [String], message: String) throws {
         let scratch = try Scratch("calibrate")

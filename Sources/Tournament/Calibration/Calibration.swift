@@ -32,10 +32,11 @@ public enum Calibration {
     ///   - measure: plays the family at a knob value against the reference.
     /// - Returns: one level per target, in the order of `targets`: the probed value whose
     ///   rate came closest to the target.
-    public static func search(targets: [Double], range: ClosedRange<Double>, integer: Bool, probes: Int,
-                              measure: (Double) throws -> WinRateMeasurement) rethrows -> [CalibratedLevel] {
+    /// - Throws: what `measure` throws, at once.
+    public static func search<E: Error>(targets: [Double], range: ClosedRange<Double>, integer: Bool, probes: Int,
+                                        measure: (Double) throws(E) -> WinRateMeasurement) throws(E) -> [CalibratedLevel] {
         var cache: [Double: WinRateMeasurement] = [:]
-        func at(_ v: Double) throws -> WinRateMeasurement {
+        func at(_ v: Double) throws(E) -> WinRateMeasurement {
             let key = integer ? v.rounded() : v
             if let m = cache[key] { return m }
             let m = try measure(key)
