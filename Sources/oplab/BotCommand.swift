@@ -25,7 +25,7 @@ struct BotCheckCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The game: rail or quortex.")
+    @Argument(help: "The game (`oplab games` lists them).")
     var game: String
 
     @Argument(help: "The bot's command line (quote it as one argument; split as a shell would, run without one).")
@@ -93,7 +93,7 @@ struct BotCheckCommand: ParsableCommand {
         guard (1...100_000).contains(matches) else { throw InputError("--matches: expected an integer in 1...100000, found \(matches)") }
         guard (1...3_600_000).contains(timeout) else { throw InputError("--timeout: expected milliseconds in 1...3600000, found \(timeout)") }
         guard (1...3_600_000).contains(startup) else { throw InputError("--startup: expected milliseconds in 1...3600000, found \(startup)") }
-        if setup.map != nil && !entry.usesMap { throw InputError("--map: \(entry.name) has no map") }
+        try setup.checkMap(for: entry)
         var opts: [(key: String, value: String)] = []
         for text in options {
             guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {

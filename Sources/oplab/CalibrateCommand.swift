@@ -22,7 +22,7 @@ struct CalibrateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The game: rail or quortex.")
+    @Argument(help: "The game (`oplab games` lists them).")
     var game: String
 
     @Option(help: "The strategy family: a spec without the knob, e.g. blas-greedy or \"mcts(rolloutDepth=0)\".")

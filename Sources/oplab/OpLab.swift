@@ -7,7 +7,7 @@ import Tournament
 struct OpLab: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "oplab",
-        abstract: "Opponent Lab: play, pit and judge computer opponents for Train Depot Europe and Quortex.",
+        abstract: "Opponent Lab: play, pit and judge computer opponents for board games (`oplab games` lists them).",
         version: OpLab.version,
         subcommands: [TournamentCommand.self, MergeCommand.self, PlayCommand.self, MapCommand.self, GamesCommand.self,
                       StrategiesCommand.self, TrainCommand.self, SPRTCommand.self, CalibrateCommand.self,

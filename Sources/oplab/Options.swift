@@ -35,7 +35,10 @@ struct GameOptions: ParsableArguments {
 
     /// `play`'s and `train`'s check of `--map`.
     func checkMap(for entry: any GameEntry) throws(InputError) {
-        if map != nil && entry.name != "rail" { throw InputError("--map applies to rail only") }
+        if map != nil && !entry.usesMap {
+            throw InputError("--map: \(entry.name) has no map; games with maps: "
+                + Catalog.games.filter(\.usesMap).map(\.name).joined(separator: ", "))
+        }
     }
 }
 

@@ -16,7 +16,7 @@ struct PlayCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The game: rail or quortex.")
+    @Argument(help: "The game (`oplab games` lists them).")
     var game: String
 
     @Option(name: .customLong("player"), help: "A strategy spec for the next seat (repeat once per seat).")
@@ -32,7 +32,7 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Print the result as one JSON object.")
     var json = false
 
-    @Option(help: "Also draw the final position as an SVG file (rail: the map with each seat's railroads and missions; Quortex: the board with its tiles and flows).")
+    @Option(help: "Also draw the final position as an SVG file (the game's picture: e.g. rail's map with each seat's railroads and missions; the move list for a game that draws none).")
     var svg: String?
 
     @Option(help: "Also write an HTML page that steps through the match move by move (self-contained, opens offline).")
@@ -129,14 +129,14 @@ enum TextTable {
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingTrailingSpaces
+                .joined(separator: "  ").droppingEndSpaces
         }
         return ([line(headers)] + rows.map(line)).joined(separator: "\n")
     }
 }
 
 extension String {
-    var trimmingTrailingSpaces: String {
+    var droppingEndSpaces: String {
         var s = Substring(self)
         while s.last == " " { s.removeLast() }
         return String(s)

@@ -24,7 +24,7 @@ struct SPRTCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The game: rail or quortex.")
+    @Argument(help: "The game (`oplab games` lists them).")
     var game: String
 
     @Option(help: "The strategy spec under test.")
@@ -132,7 +132,7 @@ struct SPRTCommand: ParsableCommand {
     }
 }
 
-/// An Elo bound as given, without trailing zeros ("20", "2.5").
+/// An Elo bound as given, without zeros at the end ("20", "2.5").
 private func bound(_ x: Double) -> String {
     var text = FixedPoint.text(x, digits: 3)
     while text.contains(".") && (text.hasSuffix("0") || text.hasSuffix(".")) { text.removeLast() }

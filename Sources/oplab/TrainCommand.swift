@@ -25,7 +25,7 @@ struct TrainCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The game: rail or quortex.")
+    @Argument(help: "The game (`oplab games` lists them).")
     var game: String
 
     @Option(name: .customLong("teacher"), help: ArgumentHelp(

@@ -274,7 +274,7 @@ struct ConfigErrorTests {
               RefusedConfig("game: rail\nentrants: [{name: a, strategy: x}, {name: b, strategy: y}]\n",
                             "config.yaml:1:1: missing required field 'name' (the tournament's name, used for its results folder)"),
               RefusedConfig("name: t\nentrants: [{name: a, strategy: x}, {name: b, strategy: y}]\n",
-                            "config.yaml:1:1: missing required field 'game' (the game to play, e.g. rail)"),
+                            "config.yaml:1:1: missing required field 'game' (the game to play; `oplab games` lists them)"),
               RefusedConfig("name: t\ngame: rail\n",
                             "config.yaml:1:1: missing required field 'entrants' (a list of entrants, each {name, strategy})"),
               RefusedConfig(minimal + "  - {name: c}\n",

@@ -31,7 +31,7 @@ public struct CalibrationRequest: Sendable, Equatable {
     public var probes: Int
     /// The probes' master seed; the final measurements use `seed &+ 1`.
     public var seed: UInt64
-    /// How the ladder was made, for its header (`oplab calibrate quortex --family ...`).
+    /// How the ladder was made, for its header (`oplab calibrate GAME --family ...`).
     public var command: String
 
     public init(game: String, family: String, knob: String, range: ClosedRange<Double>, rangeText: String, integer: Bool,

@@ -95,7 +95,7 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
                               hint: "the tournament's name, used for its results folder")
         guard Self.isValidName(name) else { throw c.error(.name, .expected(Self.nameRule)) }
 
-        game = try c.required(String.self, .game, expected: "a game name", hint: "the game to play, e.g. rail")
+        game = try c.required(String.self, .game, expected: "a game name", hint: "the game to play; `oplab games` lists them")
         guard !game.trimmingSpaces.isEmpty else { throw c.error(.game, .expected("a game name")) }
 
         rules = try Self.decodeRules(c) ?? d.rules
