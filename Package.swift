@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Pictures", targets: ["Pictures"]),
         .library(name: "RailGame", targets: ["RailGame"]),
         .library(name: "Quortex", targets: ["Quortex"]),
+        .library(name: "ConnectFour", targets: ["ConnectFour"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Evaluators", targets: ["Evaluators"]),
         .library(name: "Tournament", targets: ["Tournament"]),
@@ -32,6 +33,7 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["LabCore"], swiftSettings: strict),
         .target(name: "RailGame", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
         .target(name: "Quortex", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
+        .target(name: "ConnectFour", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
         .target(name: "Search", dependencies: ["LabCore"], swiftSettings: strict),
         // OpenBLAS through pkg-config; scripts/setup.sh installs it where it is missing.
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
@@ -43,7 +45,7 @@ let package = Package(
         // Pages (HTML, SVG) from results folders and replays, drawing what each game
         // supplies through Pictures; no game types.
         .target(name: "Reports", dependencies: ["LabCore", "Pictures", "Tournament"], swiftSettings: strict),
-        .target(name: "LabCatalog", dependencies: ["LabCore", "Pictures", "RailGame", "Quortex", "Search", "Evaluators", "Players", "Tournament", "Reports"],
+        .target(name: "LabCatalog", dependencies: ["LabCore", "Pictures", "RailGame", "Quortex", "ConnectFour", "Search", "Evaluators", "Players", "Tournament", "Reports"],
                 swiftSettings: strict),
         .executableTarget(
             name: "oplab",
@@ -60,6 +62,8 @@ let package = Package(
         .testTarget(name: "RailGameTests", dependencies: ["RailGame", "LabCore", "Pictures", "GameConformance"],
                     swiftSettings: strict),
         .testTarget(name: "QuortexTests", dependencies: ["Quortex", "LabCore", "Pictures", "GameConformance"],
+                    swiftSettings: strict),
+        .testTarget(name: "ConnectFourTests", dependencies: ["ConnectFour", "LabCore", "Pictures", "Search", "GameConformance"],
                     swiftSettings: strict),
         .testTarget(name: "SearchTests", dependencies: ["Search", "LabCore", "RailGame", "Quortex", "Evaluators"], swiftSettings: strict),
         .testTarget(name: "EvaluatorsTests", dependencies: ["Evaluators", "CBLAS", "LabCore"], swiftSettings: strict),

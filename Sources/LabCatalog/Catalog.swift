@@ -4,7 +4,7 @@ import Pictures
 /// The registry: the one place where concrete games and strategies meet.
 public enum Catalog {
     /// Every game, in listing order. Adding a game is one entry here.
-    public static let games: [any GameEntry] = [RailEntry(), QuortexEntry()]
+    public static let games: [any GameEntry] = [RailEntry(), QuortexEntry(), ConnectFourEntry()]
 
     /// Every game's picture of its board counts, for reports.
     public static var boardDrawings: [any BoardCountDrawing] { games.compactMap(\.boardDrawing) }

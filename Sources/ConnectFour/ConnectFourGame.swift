@@ -1,0 +1,51 @@
+import LabCore
+
+/// Why a Connect Four match ended: a line of four, or a full board without one (a draw).
+public enum ConnectFourEndReason: UInt8, Sendable {
+    case none = 0, fourInARow, boardFull
+
+    /// The name in outcomes, traces and the protocol: `none`, `four-in-a-row`, `board-full`.
+    public var name: String {
+        switch self {
+        case .none: "none"
+        case .fourInARow: "four-in-a-row"
+        case .boardFull: "board-full"
+        }
+    }
+}
+
+/// Connect Four: 7 columns, 6 rows, two seats; seat 0 (`X`) moves first. A move drops a
+/// disc into a column that is not full (action = column 0...6); four discs of one seat
+/// in a line, horizontal, vertical or diagonal, win; a full board without one is a draw.
+///
+/// The standard game only: there are no rule knobs and no chance, so every match is
+/// the same empty board whatever its seed. It is the lab's smallest complete game, and
+/// the template for a new one.
+public struct ConnectFourGame: Game, Sendable {
+    public typealias State = ConnectFourState
+
+    /// The registry name.
+    public static let name = "connect4"
+    /// The rule knobs: none.
+    public static let knobs: [RuleKnob] = []
+    /// Seats the game takes.
+    public static let seatRange = 2...2
+
+    public init() {}
+
+    /// The game from `KEY=VALUE` rule settings (there are no knobs, so any setting is an
+    /// error) and a seat count (only 2).
+    public init(rules settings: [(key: String, value: String)], seatCount: Int) throws(InputError) {
+        if let (key, value) = settings.first {
+            throw InputError("rule \(key)=\(value): connect4 has no rule knobs (it is the standard 7 x 6 game)")
+        }
+        guard Self.seatRange.contains(seatCount) else {
+            throw InputError("connect4 takes 2 seats; got \(seatCount)")
+        }
+    }
+
+    public var seatCount: Int { 2 }
+
+    /// The empty board, seat 0 to move (`seed` is unused: the game has no chance).
+    public func newMatch(seed: UInt64) -> ConnectFourState { ConnectFourState() }
+}

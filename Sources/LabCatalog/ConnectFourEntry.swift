@@ -1,0 +1,39 @@
+import ConnectFour
+import LabCore
+
+/// Connect Four in the registry: the smallest complete entry, the template for a new
+/// game (docs/adding-a-game.md). Everything else (tournaments, reports, replays, search,
+/// the player protocol) works from what the game module and this entry supply.
+struct ConnectFourEntry: GameEntry {
+    let name = ConnectFourGame.name
+    let summary = "Connect Four: 7 x 6, drop discs, four in a row wins (2 players; the template game)"
+    let seatRange = ConnectFourGame.seatRange
+    let knobs = ConnectFourGame.knobs
+    /// No published CPU: `random` anchors the ratings.
+    let documentedCPU = "random"
+    var seatStatNames: [String] { ConnectFourState.seatStatNames }
+
+    func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) {
+        _ = try ConnectFourGame(rules: rules, seatCount: ConnectFourGame.seatRange.lowerBound)
+    }
+
+    /// `random`, then search over it (`mcts`, `mcts-perfect`), then bots over the player
+    /// protocol (`external`).
+    static let entries: [StrategyEntry<ConnectFourGame>] = baseEntries + SearchEntries.entries(base: baseEntries)
+        + [ExternalEntry.entry(for: ConnectFourGame.self)]
+
+    static let baseEntries: [StrategyEntry<ConnectFourGame>] = [
+        StrategyEntry(name: "random", summary: "uniform over the columns that are not full") { _, _ in
+            { context in UniformRandomStrategy<ConnectFourGame>(seed: context.seed) }
+        },
+    ]
+
+    var strategies: [StrategyInfo] { Self.entries.map(\.info) }
+
+    func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {
+        let game = try ConnectFourGame(rules: setup.rules, seatCount: setup.players.count)
+        let factories = try resolve(setup.players, in: Self.entries, game: game, setup: setup)
+        return Table(game: game, players: setup.players, setupLines: ["board 7 x 6, standard rules"],
+                     loop: playLoop(game, factories), figureNames: seatStatNames, draw: ConnectFourGame.scene(of:))
+    }
+}
