@@ -8,8 +8,9 @@ struct GamesCommand: ParsableCommand {
     func run() throws {
         for game in Catalog.games {
             print("\(game.name): \(game.summary)")
-            print("  seats: \(game.seatRange.lowerBound)-\(game.seatRange.upperBound); documented CPU: \(game.documentedCPU)")
-            print("  rule knobs (--rule KEY=VALUE):")
+            let seats = game.seatRange.count == 1 ? "\(game.seatRange.lowerBound)" : "\(game.seatRange.lowerBound)-\(game.seatRange.upperBound)"
+            print("  seats: \(seats); documented CPU: \(game.documentedCPU)")
+            print(game.knobs.isEmpty ? "  rule knobs: none (the standard rules only)" : "  rule knobs (--rule KEY=VALUE):")
             for knob in game.knobs {
                 print("    \(knob.name)=\(knob.accepted)  default \(knob.defaultValue): \(knob.summary)")
             }
