@@ -82,6 +82,30 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "ConnectFourBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LabCore", package: "OpponentLab"),
+                .product(name: "ConnectFour", package: "OpponentLab"),
+                .product(name: "Search", package: "OpponentLab"),
+            ],
+            path: "Benchmarks/ConnectFourBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // Our MCTS's simulations/s on Connect Four, for openspiel/compare_mcts.sh (a plain
+        // executable: one figure on one line, for the script to read).
+        .executableTarget(
+            name: "ConnectFourMCTSRate",
+            dependencies: [
+                .product(name: "LabCore", package: "OpponentLab"),
+                .product(name: "ConnectFour", package: "OpponentLab"),
+                .product(name: "Search", package: "OpponentLab"),
+            ],
+            path: "Benchmarks/ConnectFourMCTSRate"
+        ),
+        .executableTarget(
             name: "EvaluatorBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
