@@ -80,6 +80,9 @@ def compare(args):
     common = ["--repeats", str(args.repeats), "--simulations", str(args.simulations), "--seed", str(args.seed)]
     openspiel = pin + [sys.executable, os.path.abspath(__file__), "openspiel", "--uct-c", str(args.uct_c)] + common + POSITIONS
     ours = pin + [args.swift_tool, "--exploration", str(args.uct_c)] + common + POSITIONS
+    # OpenSpiel's returns are -1/0/+1, our scores 0/0.5/1: half the c is the same
+    # exploration on our scale (the same UCT choices from the same statistics).
+    scaled = pin + [args.swift_tool, "--exploration", str(args.uct_c / 2)] + common + POSITIONS
     import pyspiel  # noqa: F401  (fail here, before any timing, if it is missing)
     from importlib.metadata import version
 
@@ -87,21 +90,24 @@ def compare(args):
     print(f"Connect Four MCTS, one core ({'CPU ' + str(args.cpu) if pin else 'unpinned'}): "
           f"{args.simulations} simulations per search, UCT c {args.uct_c}, one random rollout to the end per simulation, "
           f"fresh tree per search; {searches} timed searches per round ({len(POSITIONS)} positions x {args.repeats}: "
-          f"{' | '.join(POSITIONS)}), {args.rounds} rounds alternating the order")
+          f"{' | '.join(POSITIONS)}), {args.rounds} rounds alternating the order; ours also at c {args.uct_c / 2:g}")
     print(f"OpenSpiel {version('open_spiel')} C++ MCTSBot (solve=False) via pyspiel; ours: {args.swift_tool}")
-    rates = {"openspiel": [], "ours": []}
+    half = "ours c/2"
+    rates = {"openspiel": [], "ours": [], half: []}
     for r in range(args.rounds):
-        order = [("openspiel", openspiel), ("ours", ours)]
+        order = [("openspiel", openspiel), ("ours", ours), (half, scaled)]
         if r % 2 == 1:
             order.reverse()
         for name, command in order:
             rate, detail = run_side(command)
             rates[name].append(rate)
             print(f"round {r + 1} {name:>9}: {rate:10.1f} sims/s   ({detail})")
-    theirs, mine = statistics.median(rates["openspiel"]), statistics.median(rates["ours"])
-    print(f"OpenSpiel MCTSBot: {theirs:.1f} sims/s (median of {args.rounds} rounds)")
-    print(f"our MCTS:          {mine:.1f} sims/s (median of {args.rounds} rounds)")
+    theirs, mine, mine_half = (statistics.median(rates[k]) for k in ("openspiel", "ours", half))
+    print(f"OpenSpiel MCTSBot, c {args.uct_c}: {theirs:.1f} sims/s (median of {args.rounds} rounds)")
+    print(f"our MCTS, c {args.uct_c}:          {mine:.1f} sims/s (median of {args.rounds} rounds)")
     print(f"ratio ours/OpenSpiel: {mine / theirs:.3f}")
+    print(f"our MCTS, c {args.uct_c / 2:g} (OpenSpiel's exploration on our 0..1 scale): {mine_half:.1f} sims/s, "
+          f"ratio {mine_half / theirs:.3f}")
 
 
 def main():
