@@ -71,38 +71,19 @@ public final class MCTS<G: Game>: Strategy {
     public let settings: MCTSSettings
     private let seat: Int
     private let seatCount: Int
-    private var rng: LabRandom
     /// Rollout strategies, one per seat; nil: uniform random.
     private let rollout: [any Strategy<G>]?
     /// Leaf values after the rollout (a learned model); nil: the game's own estimate.
     private let evaluator: (any LeafEvaluator<G.State>)?
-    private var nodes: [Node] = []
-    private var path: [Int32] = []
-    private var buffer = ActionBuffer()
-    private var values: [Double]
-    /// Scratch bitsets over the action space: legal actions, actions with a child.
-    private var legalBits: [UInt64] = []
-    private var childBits: [UInt64] = []
-    /// The root of the current tree (0 unless a kept subtree became the root).
-    private var root: Int32 = 0
+    /// The tree and every scratch buffer, kept between searches. A search moves it into
+    /// a local and back, so its loop works on a value it owns: no runtime exclusivity
+    /// check per access of a class property, and array code specialised for
+    /// ``MCTSNode`` rather than for a type nested in the generic class.
+    private var work: MCTSWork
     /// Actions played since the last search (with `reuse`).
     private var played: [Int] = []
-    /// `logs[n] == log(n)`, grown as availabilities grow (kept between searches).
-    private var logs: [Double] = [0]
     /// The time source of a `millis` budget (read only with one).
     private let clock: SearchClock
-
-    struct Node {
-        var action: Int32
-        /// The seat that chose `action` (-1 at the root).
-        var mover: Int8
-        var firstChild: Int32 = -1
-        var sibling: Int32 = -1
-        var visits: Int32 = 0
-        var available: Int32 = 0
-        /// Sum of `mover`'s rewards over the visits.
-        var reward: Double = 0
-    }
 
     /// - Parameters:
     ///   - context: the game, the seat and the strategy's seed.
@@ -118,8 +99,8 @@ public final class MCTS<G: Game>: Strategy {
         self.clock = clock
         seat = context.seat
         seatCount = context.game.seatCount
-        rng = LabRandom(seed: Seeds.derive(context.seed, 0, 0, SeedPurpose.sampling.rawValue))
-        values = Array(repeating: 0, count: context.game.seatCount)
+        work = MCTSWork(rng: LabRandom(seed: Seeds.derive(context.seed, 0, 0, SeedPurpose.sampling.rawValue)),
+                        seatCount: context.game.seatCount)
         self.rollout = rollout.map { make in
             (0..<context.game.seatCount).map { s in
                 make(StrategyContext(game: context.game, seat: s, seed: Seeds.derive(context.seed, UInt64(s) + 1, 0, SeedPurpose.sampling.rawValue)))
@@ -137,28 +118,33 @@ public final class MCTS<G: Game>: Strategy {
 
     /// The node reached from the current root by the actions played since, or nil when
     /// one of them has no node.
-    private func keptRoot() -> Int32? {
-        guard settings.reuse, !nodes.isEmpty else { return nil }
-        var node = root
+    private func keptRoot(_ work: MCTSWork) -> Int32? {
+        guard settings.reuse, !work.nodes.isEmpty else { return nil }
+        var node = work.root
         for action in played {
-            var child = nodes[Int(node)].firstChild
-            while child >= 0 && Int(nodes[Int(child)].action) != action { child = nodes[Int(child)].sibling }
+            var child = work.nodes[Int(node)].firstChild
+            while child >= 0 && Int(work.nodes[Int(child)].action) != action { child = work.nodes[Int(child)].sibling }
             guard child >= 0 else { return nil }
             node = child
         }
         return node
     }
 
-    /// The search behind ``chooseAction(_:legal:)``; `sample` makes each iteration's state.
+    /// Searches from the states `sample` draws (one per iteration) and returns the root
+    /// child with the most visits among `legal` (ties: the lower action).
     func search(legal: ActionBuffer, sample: (inout LabRandom) -> G.State) -> Int {
         defer { played.removeAll(keepingCapacity: true) }
         if legal.count == 1 { return legal[0] }
-        if let kept = keptRoot() {
-            root = kept
+        // Own the working set for the search (swapped, so its arrays stay unique).
+        var work = MCTSWork.empty
+        swap(&work, &self.work)
+        defer { swap(&work, &self.work) }
+        if let kept = keptRoot(work) {
+            work.root = kept
         } else {
-            nodes.removeAll(keepingCapacity: true)
-            nodes.append(Node(action: -1, mover: -1))
-            root = 0
+            work.nodes.removeAll(keepingCapacity: true)
+            work.nodes.append(MCTSNode(action: -1, mover: -1))
+            work.root = 0
         }
         if settings.millis > 0 {
             // A time budget: at least one iteration, then until the budget is spent. The
@@ -166,20 +152,20 @@ public final class MCTS<G: Game>: Strategy {
             let budget = UInt64(settings.millis) * 1_000_000
             let start = clock.nanoseconds()
             repeat {
-                var state = sample(&rng)
-                iterate(&state)
+                var state = sample(&work.rng)
+                iterate(&state, &work)
             } while clock.nanoseconds() &- start < budget
         } else {
             for _ in 0..<settings.iterations {
-                var state = sample(&rng)
-                iterate(&state)
+                var state = sample(&work.rng)
+                iterate(&state, &work)
             }
         }
         // The most visited root child among the legal actions (ties: the lower action).
         var best = legal[0], bestVisits: Int32 = -1
-        var child = nodes[Int(root)].firstChild
+        var child = work.nodes[Int(work.root)].firstChild
         while child >= 0 {
-            let node = nodes[Int(child)]
+            let node = work.nodes[Int(child)]
             if legal.contains(Int(node.action)) && (node.visits > bestVisits || (node.visits == bestVisits && Int(node.action) < best)) {
                 best = Int(node.action)
                 bestVisits = node.visits
@@ -189,80 +175,146 @@ public final class MCTS<G: Game>: Strategy {
         return best
     }
 
-    /// One iteration from a sampled (or the true) state: select, expand, roll out, back up.
-    private func iterate(_ state: inout G.State) {
-        path.removeAll(keepingCapacity: true)
-        path.append(root)
-        var current = root
-        let words = (state.actionSpaceSize + 63) / 64
-        if legalBits.count < words {
-            legalBits = Array(repeating: 0, count: words)
-            childBits = Array(repeating: 0, count: words)
-        }
+    /// One iteration from the sampled `state`: select down the tree (UCT over the
+    /// children legal here), expand one untried legal action, roll out, back up.
+    private func iterate(_ state: inout G.State, _ work: inout MCTSWork) {
+        work.path.removeAll(keepingCapacity: true)
+        work.path.append(work.root)
+        var current = work.root
+        work.reserveBits(actionSpace: state.actionSpaceSize)
         // Selection and expansion.
         while !state.isTerminal {
-            state.legalActions(into: &buffer)
-            let mover = state.currentSeat
-            for i in 0..<buffer.count { Self.set(&legalBits, buffer[i]) }
-            var child = nodes[Int(current)].firstChild
-            while child >= 0 { Self.set(&childBits, Int(nodes[Int(child)].action)); child = nodes[Int(child)].sibling }
-            var untried = 0
-            for i in 0..<buffer.count where !Self.test(childBits, buffer[i]) { untried += 1 }
-            var next: Int32 = -1
-            if untried > 0 {
-                // Expand one untried legal action, chosen at random.
-                var k = rng.uniform(untried)
-                var action = -1
-                for i in 0..<buffer.count where !Self.test(childBits, buffer[i]) {
-                    if k == 0 { action = buffer[i]; break }
-                    k -= 1
-                }
-                next = Int32(nodes.count)
-                nodes.append(Node(action: Int32(action), mover: Int8(mover), sibling: nodes[Int(current)].firstChild))
-                nodes[Int(current)].firstChild = next
-            } else {
-                next = select(current)
-            }
-            // Clear the scratch bits for the next level.
-            for i in 0..<buffer.count { Self.clear(&legalBits, buffer[i]) }
-            child = nodes[Int(current)].firstChild
-            while child >= 0 { Self.clear(&childBits, Int(nodes[Int(child)].action)); child = nodes[Int(child)].sibling }
-            state.apply(Int(nodes[Int(next)].action))
-            path.append(next)
-            current = next
-            if untried > 0 { break }
+            state.legalActions(into: &work.buffer)
+            let next = work.step(from: current, mover: state.currentSeat, exploration: settings.exploration)
+            state.apply(Int(work.nodes[Int(next.node)].action))
+            work.path.append(next.node)
+            current = next.node
+            if next.expanded { break }
         }
         // Rollout.
         var depth = 0
         while !state.isTerminal && depth < settings.rolloutDepth {
-            state.legalActions(into: &buffer)
+            state.legalActions(into: &work.buffer)
             let mover = state.currentSeat
             let action: Int
             if let rollout {
-                action = rollout[mover].chooseAction(state.observation(for: mover), legal: buffer)
+                action = rollout[mover].chooseAction(state.observation(for: mover), legal: work.buffer)
             } else {
-                action = buffer[rng.uniform(buffer.count)]
+                action = work.buffer[work.rng.uniform(work.buffer.count)]
             }
             state.apply(action)
             depth += 1
         }
         if let evaluator, !state.isTerminal {
-            values.withUnsafeMutableBufferPointer { evaluator.evaluate(state, into: $0) }
+            work.values.withUnsafeMutableBufferPointer { evaluator.evaluate(state, into: $0) }
         } else {
-            for s in 0..<seatCount { values[s] = state.searchValue(of: s) }
+            for s in 0..<seatCount { work.values[s] = state.searchValue(of: s) }
         }
-        // Back-up: each node keeps the reward of the seat that moved into it.
-        for (i, n) in path.enumerated() {
-            nodes[Int(n)].visits &+= 1
-            let mover = Int(nodes[Int(n)].mover)
-            // A kept root's own reward is its parent's business, no longer searched.
-            if i > 0 && mover >= 0 { nodes[Int(n)].reward += values[mover] }
+        work.backUp()
+    }
+
+    /// Nodes in the tree after the last search (for tests).
+    var treeSize: Int { work.nodes.count }
+    /// Mean reward of each root child after the last search (for tests).
+    var rootMeans: [Int: Double] {
+        var out: [Int: Double] = [:]
+        let nodes = work.nodes
+        var child = nodes.isEmpty ? -1 : nodes[Int(work.root)].firstChild
+        while child >= 0 { let n = nodes[Int(child)]; out[Int(n.action)] = n.reward / Double(max(n.visits, 1)); child = n.sibling }
+        return out
+    }
+
+    /// Visits of each root child after the last search (for tests).
+    var rootVisits: [Int: Int] {
+        var out: [Int: Int] = [:]
+        let nodes = work.nodes
+        var child = nodes.isEmpty ? -1 : nodes[Int(work.root)].firstChild
+        while child >= 0 { out[Int(nodes[Int(child)].action)] = Int(nodes[Int(child)].visits); child = nodes[Int(child)].sibling }
+        return out
+    }
+}
+
+/// One node of an ``MCTS`` tree, in the tree's arena.
+struct MCTSNode {
+    var action: Int32
+    /// The seat that chose `action` (-1 at the root).
+    var mover: Int8
+    var firstChild: Int32 = -1
+    var sibling: Int32 = -1
+    var visits: Int32 = 0
+    var available: Int32 = 0
+    /// Sum of `mover`'s rewards over the visits.
+    var reward: Double = 0
+}
+
+/// An ``MCTS``'s tree and scratch: the game-independent half of an iteration (choosing
+/// or expanding a child, backing up), outside the generic class so it compiles once,
+/// specialised, in this module.
+struct MCTSWork {
+    var nodes: [MCTSNode] = []
+    var path: [Int32] = []
+    var buffer = ActionBuffer()
+    var values: [Double]
+    /// Scratch bitsets over the action space: legal actions, actions with a child.
+    var legalBits: [UInt64] = []
+    var childBits: [UInt64] = []
+    /// The root of the current tree (0 unless a kept subtree became the root).
+    var root: Int32 = 0
+    /// `logs[n] == log(n)`, grown as availabilities grow (kept between searches).
+    var logs: [Double] = [0]
+    var rng: LabRandom
+
+    init(rng: LabRandom, seatCount: Int) {
+        self.rng = rng
+        values = Array(repeating: 0, count: seatCount)
+    }
+
+    /// A stand-in while a search owns the real one.
+    static var empty: MCTSWork { MCTSWork(rng: LabRandom(seed: 0), seatCount: 0) }
+
+    /// Bitsets wide enough for `actionSpace` actions.
+    mutating func reserveBits(actionSpace: Int) {
+        let words = (actionSpace + 63) / 64
+        if legalBits.count < words {
+            legalBits = Array(repeating: 0, count: words)
+            childBits = Array(repeating: 0, count: words)
         }
     }
 
-    /// UCT among the children legal in this sample (their bits are set in `legalBits`),
-    /// counting each one's availability.
-    private func select(_ parent: Int32) -> Int32 {
+    /// From node `current`, whose legal actions are in `buffer` and whose mover is
+    /// `mover`: expands one untried legal action chosen at random, or, when every legal
+    /// action has a child, selects one by UCT among them.
+    mutating func step(from current: Int32, mover: Int, exploration: Double) -> (node: Int32, expanded: Bool) {
+        for i in 0..<buffer.count { Self.set(&legalBits, buffer[i]) }
+        var child = nodes[Int(current)].firstChild
+        while child >= 0 { Self.set(&childBits, Int(nodes[Int(child)].action)); child = nodes[Int(child)].sibling }
+        var untried = 0
+        for i in 0..<buffer.count where !Self.test(childBits, buffer[i]) { untried += 1 }
+        let next: Int32
+        if untried > 0 {
+            // Expand one untried legal action, chosen at random.
+            var k = rng.uniform(untried)
+            var action = -1
+            for i in 0..<buffer.count where !Self.test(childBits, buffer[i]) {
+                if k == 0 { action = buffer[i]; break }
+                k -= 1
+            }
+            next = Int32(nodes.count)
+            nodes.append(MCTSNode(action: Int32(action), mover: Int8(mover), sibling: nodes[Int(current)].firstChild))
+            nodes[Int(current)].firstChild = next
+        } else {
+            next = select(current, exploration: exploration)
+        }
+        // Clear the scratch bits for the next level.
+        for i in 0..<buffer.count { Self.clear(&legalBits, buffer[i]) }
+        child = nodes[Int(current)].firstChild
+        while child >= 0 { Self.clear(&childBits, Int(nodes[Int(child)].action)); child = nodes[Int(child)].sibling }
+        return (next, untried > 0)
+    }
+
+    /// The child of `parent` with the best UCT score among the legal ones (`legalBits`),
+    /// counting one more availability for each; ties: the lower action.
+    mutating func select(_ parent: Int32, exploration: Double) -> Int32 {
         var best: Int32 = -1
         var bestScore = -Double.infinity
         var child = nodes[Int(parent)].firstChild
@@ -274,7 +326,7 @@ public final class MCTS<G: Game>: Strategy {
                 while logs.count <= available { logs.append(log(Double(logs.count))) }
                 let visits = Double(nodes[c].visits)
                 let score = visits == 0 ? Double.infinity
-                    : nodes[c].reward / visits + settings.exploration * (logs[available] / visits).squareRoot()
+                    : nodes[c].reward / visits + exploration * (logs[available] / visits).squareRoot()
                 if score > bestScore || (score == bestScore && nodes[c].action < nodes[Int(best)].action) {
                     best = child
                     bestScore = score
@@ -285,27 +337,20 @@ public final class MCTS<G: Game>: Strategy {
         return best
     }
 
-    @inline(__always) private static func set(_ bits: inout [UInt64], _ i: Int) { bits[i >> 6] |= 1 << UInt64(i & 63) }
-    @inline(__always) private static func clear(_ bits: inout [UInt64], _ i: Int) { bits[i >> 6] &= ~(1 << UInt64(i & 63)) }
-    @inline(__always) private static func test(_ bits: [UInt64], _ i: Int) -> Bool { bits[i >> 6] & (1 << UInt64(i & 63)) != 0 }
-
-    /// Nodes in the tree after the last search (for tests).
-    var treeSize: Int { nodes.count }
-    /// Mean reward of each root child after the last search (for tests).
-    var rootMeans: [Int: Double] {
-        var out: [Int: Double] = [:]
-        var child = nodes.isEmpty ? -1 : nodes[Int(root)].firstChild
-        while child >= 0 { let n = nodes[Int(child)]; out[Int(n.action)] = n.reward / Double(max(n.visits, 1)); child = n.sibling }
-        return out
+    /// Back-up along `path`: each node counts the visit and keeps the reward (`values`)
+    /// of the seat that moved into it.
+    mutating func backUp() {
+        for (i, n) in path.enumerated() {
+            nodes[Int(n)].visits &+= 1
+            let mover = Int(nodes[Int(n)].mover)
+            // A kept root's own reward is its parent's business, no longer searched.
+            if i > 0 && mover >= 0 { nodes[Int(n)].reward += values[mover] }
+        }
     }
 
-    /// Visits of each root child after the last search (for tests).
-    var rootVisits: [Int: Int] {
-        var out: [Int: Int] = [:]
-        var child = nodes.isEmpty ? -1 : nodes[Int(root)].firstChild
-        while child >= 0 { out[Int(nodes[Int(child)].action)] = Int(nodes[Int(child)].visits); child = nodes[Int(child)].sibling }
-        return out
-    }
+    @inline(__always) static func set(_ bits: inout [UInt64], _ i: Int) { bits[i >> 6] |= 1 << UInt64(i & 63) }
+    @inline(__always) static func clear(_ bits: inout [UInt64], _ i: Int) { bits[i >> 6] &= ~(1 << UInt64(i & 63)) }
+    @inline(__always) static func test(_ bits: [UInt64], _ i: Int) -> Bool { bits[i >> 6] & (1 << UInt64(i & 63)) != 0 }
 }
 
 /// `mcts-perfect`: the same search on the true state, hidden parts included. It exists
