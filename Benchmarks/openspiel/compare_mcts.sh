@@ -21,8 +21,8 @@
 #   0/0.5/1, so the same c explores twice as much here as there (c = 1.4 here is
 #   OpenSpiel's 2.8). The headline runs both at c = 1.4, as asked; a third series runs
 #   ours at c / 2, the same exploration as OpenSpiel's (the same UCT choices from the
-#   same statistics). It comes out slower: less exploration grows a deeper tree, and the
-#   tree is where our search spends most of its time (see Benchmarks/README.md).
+#   same statistics). It comes out a little slower: less exploration grows a deeper
+#   tree, which costs more per selection.
 # - The same positions, the same count: the opening and three early positions (given
 #   as columns dropped, the same strings to both sides; the script checks OpenSpiel's
 #   legal moves there match), each searched once untimed (warm-up) and then --repeats

@@ -253,7 +253,7 @@ struct MCTSNode {
 struct MCTSWork {
     var nodes: [MCTSNode] = []
     var path: [Int32] = []
-    var buffer = ActionBuffer()
+    var buffer: ActionBuffer
     var values: [Double]
     /// Scratch bitsets over the action space: legal actions, actions with a child.
     var legalBits: [UInt64] = []
@@ -264,13 +264,14 @@ struct MCTSWork {
     var logs: [Double] = [0]
     var rng: LabRandom
 
-    init(rng: LabRandom, seatCount: Int) {
+    init(rng: LabRandom, seatCount: Int, bufferCapacity: Int = 256) {
         self.rng = rng
         values = Array(repeating: 0, count: seatCount)
+        buffer = ActionBuffer(capacity: bufferCapacity)
     }
 
-    /// A stand-in while a search owns the real one.
-    static var empty: MCTSWork { MCTSWork(rng: LabRandom(seed: 0), seatCount: 0) }
+    /// A stand-in while a search owns the real one (allocates nothing).
+    static var empty: MCTSWork { MCTSWork(rng: LabRandom(seed: 0), seatCount: 0, bufferCapacity: 0) }
 
     /// Bitsets wide enough for `actionSpace` actions.
     mutating func reserveBits(actionSpace: Int) {

@@ -1,7 +1,7 @@
 import ConnectFour
 import LabCore
 import Pictures
-import Search
+@testable import Search
 import Testing
 
 /// The lab's generic search on the template game, unchanged: it finds a win in one and
@@ -43,6 +43,18 @@ struct SearchTests {
             try #require(after.winningSeat == 0, "X wins after O plays \(column)")
         }
         #expect(Self.choice(state, seed: seed) == 3)
+    }
+
+    @Test("a search of 2,000 simulations from the opening visits the root's children 2,000 times and grows one node per simulation")
+    func everySimulationCounts() {
+        let state = C4.game.newMatch(seed: 0)
+        let search = MCTS(StrategyContext(game: C4.game, seat: 0, seed: 7), settings: Self.settings)
+        var legal = ActionBuffer()
+        state.legalActions(into: &legal)
+        _ = search.chooseAction(state.observation(for: 0), legal: legal)
+        #expect(search.rootVisits.values.reduce(0, +) == 2000)
+        #expect(search.rootVisits.count == 7)
+        #expect(search.treeSize == 2001, "the root and one expanded node per simulation (none reaches a terminal leaf this early)")
     }
 
     @Test("the replay picture draws one disc per action and rings the winning four")
