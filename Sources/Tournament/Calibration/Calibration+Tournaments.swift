@@ -21,9 +21,11 @@ extension Calibration {
                     matches: matches, seed: seed, threads: threads)
     }
 
-    /// Runs `plan` into `folder` (replacing the run a previous probe left there, without
-    /// progress lines) and reads ``levelEntrant``'s measurement back from its summary.csv.
+    /// Runs `plan` into `folder` (removing the run a previous probe left there first, so
+    /// the runner has nothing to announce; no progress lines) and reads
+    /// ``levelEntrant``'s measurement back from its summary.csv.
     public static func measure(_ plan: TournamentPlan, in folder: String, threads: Int) throws(InputError) -> WinRateMeasurement {
+        try? FileManager.default.removeItem(atPath: folder)
         _ = try TournamentRunner.run(plan, options: RunOptions(directory: folder, threads: threads, force: true, quiet: true))
         return try WinRateMeasurement(summary: folder + "/summary.csv", entrant: levelEntrant)
     }
