@@ -70,6 +70,39 @@ struct BrowserTests {
             #expect(dom.count(of: "class=\"channel\"") == 3 * tiles, "\(file)")
         }
     }
+
+    @Test("play connect4 --svg --html: both load without errors with one disc per drop; a Connect Four report has no board section")
+    func connectFourReplayAndReport() throws {
+        let scratch = try Scratch("browser")
+        defer { scratch.remove() }
+        let run = try runArray(["play", "connect4", "--player", "random", "--player", "random", "--seed", "4", "--json",
+                                "--svg", scratch("final.svg"), "--html", scratch("replay.html")])
+        try #require(run.status == 0, "\(run.stderr)")
+        let discs = run.stdout.matches(of: /"discs":(\d+)/).reduce(0) { $0 + Int($1.1)! }
+        #expect(discs >= 7)
+        for file in ["final.svg", "replay.html"] {
+            let dom = try Browser.load(scratch(file))
+            #expect(dom.count(of: "class=\"disc\"") == discs, "\(file)")
+        }
+        let config = try scratch.config("""
+            name: page
+            game: connect4
+            seats: 2
+            blocks: 10
+            seed: 5
+            threads: 1
+            entrants:
+              - {name: deep, strategy: "mcts(iterations=100)"}
+              - {name: rnd, strategy: random}
+            """)
+        let tournament = try runArray(["tournament", config, "--out", scratch("out"), "--quiet"])
+        try #require(tournament.status == 0, "\(tournament.stderr)")
+        let dom = try Browser.load(scratch("out/report.html"))
+        for id in ["header", "ratings", "pairwise", "seats", "lengths", "end-reasons", "footer"] {
+            #expect(dom.contains("id=\"\(id)\""), "section \(id)")
+        }
+        #expect(!dom.contains("id=\"board\""))
+    }
 }
 
 /// Headless Chromium, driven from the command line.
