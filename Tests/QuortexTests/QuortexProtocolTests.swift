@@ -1,4 +1,5 @@
 import Foundation
+import GameConformance
 import LabCore
 import Quortex
 import Testing
@@ -417,35 +418,9 @@ enum P {
     /// Validates each of `lines` against docs/schemas/quortex/SCHEMA.schema.json with
     /// python3's jsonschema (Draft 2020-12); `valid` says which verdict every line must get.
     static func validate(_ lines: [String], schema: String, in folder: URL, valid: Bool) throws {
-        let file = folder.appendingPathComponent("\(schema)-\(UUID().uuidString).jsonl")
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        let script = """
-            import json, sys
-            import jsonschema
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            validator = jsonschema.Draft202012Validator(schema)
-            want = sys.argv[3] == "valid"
-            bad = 0
-            for n, line in enumerate(open(sys.argv[2]), 1):
-                errors = list(validator.iter_errors(json.loads(line)))
-                if bool(errors) == want:
-                    bad += 1
-                    print(f"line {n}: " + ("; ".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:3]) if errors else "accepted"))
-            sys.exit(1 if bad else 0)
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, root.appendingPathComponent("docs/schemas/quortex/\(schema).schema.json").path,
-                             file.path, valid ? "valid" : "invalid"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0,
-                "\(schema).schema.json, \(lines.count) lines expected \(valid ? "valid" : "invalid") (needs python3 with jsonschema 4.x): \(text.prefix(2000))")
+        let file = root.appendingPathComponent("docs/schemas/quortex/\(schema).schema.json")
+        let (passed, output) = try SchemaValidation.check(lines, schema: file, in: folder, valid: valid)
+        #expect(passed, "\(schema).schema.json, \(lines.count) lines expected \(valid ? "valid" : "invalid") (needs python3 with jsonschema 4.x): \(output.prefix(2000))")
     }
 
     /// The examples docs/protocol/quortex.md shows: a whole `hello` of a radius-1 board,
