@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 
 /// Small building blocks for hand-written SVG and HTML: escaping, fixed-point numbers
 /// (the same bytes on every machine), colour scales and the seat palette.
@@ -90,15 +91,7 @@ public enum SVG {
     }
 
     /// A count with thousands separators: 1,234,567.
-    public static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (k, c) in digits.enumerated() {
-            if k > 0 && (digits.count - k) % 3 == 0 { out += "," }
-            out.append(c)
-        }
-        return (value < 0 ? "-" : "") + out
-    }
+    public static func grouped(_ value: Int) -> String { NumberText.grouped(value) }
 
     /// A count short enough for a board cell: 987, 1.2k, 12k, 3.4M.
     public static func short(_ count: Int) -> String {

@@ -80,6 +80,19 @@ public final class ResultsLock: Sendable {
         }
     }
 
+    /// The pid of the process holding `directory` on this machine, nil when none does
+    /// (no lock file, or its lock free). A process on another machine sharing the folder
+    /// over a network file system may not show.
+    public static func holder(of directory: String) -> Int32? {
+        let fd = open(directory + "/" + fileName, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status: Int32
+        repeat { status = flock(fd, LOCK_SH | LOCK_NB) } while status != 0 && errno == EINTR
+        guard status != 0 else { return nil }
+        return errno == EWOULDBLOCK ? (readPid(fd) ?? 0) : nil
+    }
+
     /// The pid written in the lock file, if any.
     private static func readPid(_ fd: Int32) -> Int32? {
         var bytes = [UInt8](repeating: 0, count: 32)

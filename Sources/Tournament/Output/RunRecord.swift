@@ -37,6 +37,24 @@ public struct RunRecord: Codable, Equatable, Sendable {
     /// whole run: timeouts depend on the machine, so they are counted here as well as in
     /// the CSV files. Absent when no entrant forfeited.
     public internal(set) var forfeits: [ForfeitRecord]?
+    /// When the record was last written: every few seconds while the run plays (the live
+    /// state `oplab status` reads), and at its end. Absent in records of version 0.6.0
+    /// and earlier.
+    public internal(set) var updated: String?
+    /// Seconds still to play at this session's rate; nil when unknown or done.
+    public internal(set) var etaSeconds: Double?
+    /// The entrant with the highest score share so far, with its 95 % interval over
+    /// blocks; nil before the first block.
+    public internal(set) var leader: Leader?
+
+    /// An entrant's standing so far (``leader``).
+    public struct Leader: Codable, Equatable, Sendable {
+        public var entrant: String
+        public var scoreShare: Double
+        public var low: Double
+        public var high: Double
+        public var matches: Int
+    }
 
     /// One entrant's forfeits by kind.
     public struct ForfeitRecord: Codable, Equatable, Sendable {
@@ -103,6 +121,22 @@ public struct RunRecord: Codable, Equatable, Sendable {
     }
 
     static func now() -> String { ISO8601DateFormatter().string(from: Date()) }
+
+    /// The live state of a running session from its tally: blocks and matches done,
+    /// this session's `played` blocks of `remaining` in `seconds`, its rate and ETA,
+    /// forfeits, the leader and the time of the update.
+    mutating func showProgress(_ tally: Tally, played: Int, of remaining: Int, matchesPerBlock: Int, seconds: Double) {
+        blocksDone = tally.blocks
+        matchesDone = tally.blocks * matchesPerBlock
+        self.seconds = seconds
+        matchesThisSession = played * matchesPerBlock
+        matchesPerSecond = seconds > 0 ? Double(matchesThisSession) / seconds : 0
+        etaSeconds = played > 0 && seconds > 0 ? Double(remaining - played) * seconds / Double(played) : nil
+        forfeits = tally.forfeitRecords
+        leader = tally.leader()
+        peakMemoryMB = Files.peakMemoryMB()
+        updated = Self.now()
+    }
 }
 
 /// A config with every default resolved and every override applied: what a run was

@@ -195,6 +195,18 @@ struct Tally {
         plan.schedule.tables.enumerated().compactMap { t, table in table.firstIndex(of: i).map { (t, $0) } }
     }
 
+    /// The entrant with the highest score share so far (ties: the first in config order)
+    /// and its 95 % interval over blocks, as summary.csv gives it; nil before any match.
+    func leader() -> RunRecord.Leader? {
+        let names = plan.config.entrants.map(\.name)
+        guard let best = matches.indices.filter({ matches[$0] > 0 })
+            .max(by: { score[$0] / Double(matches[$0]) < score[$1] / Double(matches[$1]) })
+        else { return nil }
+        let share = Intervals.proportionOverBlocks(seats(of: best).map { seatBlocks[$0.table][$0.position].score })
+        return RunRecord.Leader(entrant: names[best], scoreShare: score[best] / Double(matches[best]), low: share.lower, high: share.upper,
+                                matches: matches[best])
+    }
+
     /// The strata of entrant `i`'s block score against `j`: one per table where both sit,
     /// seen from i's side.
     func pairStrata(_ i: Int, _ j: Int) -> [Intervals.BlockSums] {

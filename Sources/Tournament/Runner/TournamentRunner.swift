@@ -19,6 +19,9 @@ public struct RunOptions: Sendable {
     public var force = false
     public var shard = Shard.whole
     public var quiet = false
+    /// Seconds between rewrites of run.json while the run plays (its live state, read by
+    /// `oplab status`); checked every 16 blocks.
+    public var statusInterval: TimeInterval = 2
 
     public init(directory: String? = nil, threads: Int? = nil, resume: Bool = false, force: Bool = false,
                 shard: Shard = .whole, quiet: Bool = false) {
@@ -154,6 +157,8 @@ public enum TournamentRunner {
                                blocksDone: done, matchesDone: done * plan.schedule.matchesPerBlock, threads: threads,
                                started: startedAt, seconds: 0, matchesThisSession: 0, matchesPerSecond: 0,
                                peakMemoryMB: Files.peakMemoryMB(), resumedAtBlock: resumedAt)
+        record.updated = RunRecord.now()
+        record.leader = tally.leader()
         try record.write(to: directory)
 
         // 2. The blocks still to play, in parallel, appended in order.
@@ -164,6 +169,7 @@ public enum TournamentRunner {
         let progress = Progress(total: shardBlocks.count, done: done, entrants: plan.entrantNames, quiet: options.quiet,
                                 score: tally.score, played: tally.matches)
         let clock = Date()
+        var lastStatus = clock
         var playedBlocks = 0
         var failure: InputError?
         var stopped = false
@@ -202,6 +208,22 @@ public enum TournamentRunner {
                                if broken != nil {
                                    stopped = true
                                    return false
+                               }
+                               // The live state: run.json rewritten every few seconds (the
+                               // clock read every 16 blocks, as the progress line does).
+                               if playedBlocks % 16 == 0 {
+                                   let now = Date()
+                                   if now.timeIntervalSince(lastStatus) >= options.statusInterval {
+                                       lastStatus = now
+                                       record.showProgress(tally, played: playedBlocks, of: shardBlocks.count - done,
+                                                           matchesPerBlock: plan.schedule.matchesPerBlock, seconds: now.timeIntervalSince(clock))
+                                       do throws(InputError) {
+                                           try record.write(to: directory)
+                                       } catch {
+                                           failure = error
+                                           return false
+                                       }
+                                   }
                                }
                                if let onBlock, let block = played.rows.first?.block {
                                    var sums = [Double](repeating: 0, count: entrantCount)
@@ -245,6 +267,9 @@ public enum TournamentRunner {
         record.matchesPerSecond = seconds > 0 ? Double(matches) / seconds : 0
         record.peakMemoryMB = Files.peakMemoryMB()
         record.decisionTimes = times.records(entrants: plan.entrantNames)
+        record.updated = record.finished
+        record.etaSeconds = nil
+        record.leader = tally.leader()
         try record.write(to: directory)
         if let broken {
             let name = plan.entrantNames[broken.entrant]

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import LabCore
+import Tournament
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "How far runs are: one results folder, or many shard folders.",
+        discussion: """
+            Reads each folder's run.json, which a running tournament rewrites every few \
+            seconds, and prints one line per folder: running, complete or stopped; blocks done of \
+            the total; matches/s; ETA; the leader's score share with its 95 % interval over \
+            blocks; forfeits. A running folder not updated for --stalled-after seconds, or that no \
+            process on this machine holds, is marked STALLED (`oplab tournament ... --resume` \
+            continues it). With several folders a last line adds them up.
+            Example: oplab status results/overnight-shard-*-of-8
+            """
+    )
+
+    @Argument(help: "Results folders (one, or the shards of a run).")
+    var directories: [String]
+
+    @Option(help: "Seconds without an update after which a running folder counts as stalled.")
+    var stalledAfter: Double = RunStatus.defaultStalledAfter
+
+    func run() throws {
+        try reportingInputErrors {
+            guard !directories.isEmpty else { throw InputError("no folder: give one or more results folders") }
+            guard stalledAfter > 0, stalledAfter.isFinite else {
+                throw InputError("--stalled-after \(stalledAfter): expected a number of seconds above 0")
+            }
+            var statuses: [RunStatus] = []
+            for directory in directories { statuses.append(try RunStatus.read(directory)) }
+            for status in statuses { print(status.line(stalledAfter: stalledAfter)) }
+            if statuses.count > 1 { print(RunStatus.total(statuses, stalledAfter: stalledAfter)) }
+        }
+    }
+}
