@@ -15,6 +15,8 @@ struct ReportCommand: ParsableCommand {
             inline SVG and CSS (no network, no scripts): ratings with intervals, the pairwise \
             matrix, win rate by seat, game lengths, end reasons, where on the board things \
             happened, and the run's config. `oplab tournament` writes one at the end of a run.
+            A run still playing (or killed before its end) is drawn from its complete blocks so \
+            far, the page marked "In progress: X of Y blocks"; the folder is only read.
             Example: oplab report results/quickstart --out quickstart.html
             """
     )
@@ -29,8 +31,11 @@ struct ReportCommand: ParsableCommand {
         try reportingInputErrors {
             // Writing into a results folder: hold it, as every writer of it does (a folder
             // without run.json is refused by the report itself, and gets no lock file).
+            // A run still playing holds its folder; its page goes in whole (atomically) beside
+            // the files, which this command only reads.
             let target = folder(of: out ?? directory + "/report.html")
             let intoResults = FileManager.default.fileExists(atPath: target + "/" + RunRecord.fileName)
+                && ResultsLock.holder(of: target) == nil
             let lock = intoResults ? try ResultsLock(directory: target) : nil
             defer { withExtendedLifetime(lock) {} }
             let path = try writeReport(directory: directory, out: out)
@@ -44,10 +49,30 @@ struct ReportCommand: ParsableCommand {
 /// - Returns: the path written.
 @discardableResult
 func writeReport(directory: String, out: String? = nil) throws(InputError) -> String {
-    let page = try TournamentReport.html(directory: directory, drawings: Catalog.boardDrawings)
+    let page = try reportPage(directory: directory)
     let path = out ?? directory + "/report.html"
     try writeWhole(page, to: path, what: "the report")
     return path
+}
+
+/// The page of `directory`: of the whole run, or, for a run still playing or killed
+/// before its end, of its complete blocks so far (``TournamentSnapshot``, summarised
+/// into a scratch folder; the results folder is only read).
+func reportPage(directory: String) throws(InputError) -> String {
+    let record = try? RunRecord.read(from: directory)
+    guard let record, record.status == .running else {
+        return try TournamentReport.html(directory: directory, drawings: Catalog.boardDrawings)
+    }
+    let plan = try Catalog.plan(try TournamentMerge.config(of: directory), startingBots: false)
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-report-\(UUID().uuidString)").path
+    do { try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true) } catch {
+        throw InputError("cannot create \(scratch): \(error.localizedDescription)")
+    }
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let snapshot = try TournamentSnapshot.write(plan, of: directory, into: scratch)
+    return try TournamentReport.html(directory: directory, drawings: Catalog.boardDrawings,
+                                     snapshot: ReportSnapshot(summaries: scratch, matchesLength: snapshot.matchesLength,
+                                                              blocksDone: snapshot.blocksDone, blocks: snapshot.blocks))
 }
 
 /// Writes `text` to `path` whole or not at all (``Files/writeAtomically(_:to:)``), after

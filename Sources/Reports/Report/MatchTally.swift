@@ -38,21 +38,24 @@ struct MatchTally {
         reasonCounts = Array(repeating: [], count: entrants)
     }
 
-    /// Reads `path`: every complete line (a torn last line without its newline, as a run
-    /// being written may leave, is not counted).
+    /// Reads `path` (its first `limit` bytes when given: the complete blocks of a run
+    /// still being written): every complete line (a torn last line without its newline,
+    /// as a run being written may leave, is not counted).
     /// - Complexity: O(bytes), one pass.
     /// - Throws: naming the file and, for a bad row, the line and the column.
-    static func read(_ path: String, entrants: [String], seats: Int) throws(InputError) -> MatchTally {
+    static func read(_ path: String, entrants: [String], seats: Int, limit: Int? = nil) throws(InputError) -> MatchTally {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read \(path)") }
         defer { try? handle.close() }
         var parser = Parser(path: path, entrants: entrants, tally: MatchTally(entrants: entrants.count, seats: seats))
         var buffer: [UInt8] = []
-        while true {
+        var left = limit ?? Int.max
+        while left > 0 {
             let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 22) ?? Data() } catch {
+            do { chunk = try handle.read(upToCount: min(1 << 22, left)) ?? Data() } catch {
                 throw InputError("cannot read \(path): \(error.localizedDescription)")
             }
             if chunk.isEmpty { break }
+            left -= chunk.count
             buffer.append(contentsOf: chunk)
             let used = try buffer.withUnsafeBufferPointer { bytes throws(InputError) in try parser.consume(bytes) }
             buffer.removeFirst(used)

@@ -22,6 +22,10 @@ struct ReportPage {
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>" + SVG.escape("Opponent Lab report: \(run.name)") + "</title>\n"
         out += "<style>\n" + Self.css + "</style>\n</head>\n<body>\n"
+        if let progress = run.inProgress {
+            out += "<p class=\"in-progress\">In progress: \(Charts.grouped(progress.done)) of \(Charts.grouped(progress.total)) blocks. "
+                + "The figures cover the complete blocks so far; draw the page again for more.</p>\n"
+        }
         out += header()
         out += ratings()
         out += pairwise()
@@ -249,6 +253,7 @@ struct ReportPage {
         h3 { font-size: 15px; margin: 16px 0 4px; }
         p.question { color: #555; margin: 0 0 10px; }
         p.warning { background: #fff4d6; padding: 6px 10px; }
+        p.in-progress { background: #ffe08a; padding: 8px 12px; font-weight: bold; margin: 0 0 1em; }
         table { border-collapse: collapse; margin: 8px 0; }
         th, td { padding: 2px 10px 2px 0; text-align: left; vertical-align: top; }
         td.number { text-align: right; font-variant-numeric: tabular-nums; }

@@ -83,23 +83,34 @@ struct ResultsFolder {
     /// Reads the folder at `path`; `drawings` are the games' board pictures, of which the
     /// one for the run's game draws the board section.
     /// - Throws: when the folder or a required file is missing, or a file is malformed.
-    init(path: String, drawings: [any BoardCountDrawing] = []) throws(InputError) {
+    init(path: String, drawings: [any BoardCountDrawing] = [], snapshot: ReportSnapshot? = nil) throws(InputError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw InputError("\(path): no such folder; give a results folder (`oplab tournament` writes one)")
         }
         guard isFolder.boolValue else { throw InputError("\(path): not a folder; give a results folder (`oplab tournament` writes one)") }
+        // An unfinished run's summaries come from its snapshot, in a folder of their own.
+        let summaries = snapshot?.summaries ?? path
         for required in ["run.json", "summary.csv", "pairwise.csv", "ratings.csv", "matches.csv"] {
-            guard FileManager.default.fileExists(atPath: path + "/" + required) else {
+            let folder = ["run.json", "matches.csv"].contains(required) ? path : summaries
+            guard FileManager.default.fileExists(atPath: folder + "/" + required) else {
                 throw InputError("\(path) is not a results folder: no \(required) (`oplab tournament` writes run.json, summary.csv, pairwise.csv, ratings.csv and matches.csv)")
             }
         }
         self.path = path
-        run = try RunInfo.read(directory: path)
-        summary = try Self.readSummary(path + "/summary.csv", run: run)
-        pairs = try Self.readPairwise(path + "/pairwise.csv", run: run)
-        ratings = try Self.readRatings(path + "/ratings.csv", run: run)
-        matches = try MatchTally.read(path + "/matches.csv", entrants: run.entrants.map(\.name), seats: run.seats)
+        var run = try RunInfo.read(directory: path)
+        summary = try Self.readSummary(summaries + "/summary.csv", run: run)
+        pairs = try Self.readPairwise(summaries + "/pairwise.csv", run: run)
+        ratings = try Self.readRatings(summaries + "/ratings.csv", run: run)
+        let matches = try MatchTally.read(path + "/matches.csv", entrants: run.entrants.map(\.name), seats: run.seats,
+                                          limit: snapshot?.matchesLength)
+        self.matches = matches
+        if let snapshot {
+            run.inProgress = (snapshot.blocksDone, snapshot.blocks)
+            run.blocksDone = snapshot.blocksDone
+            run.matchesDone = matches.rows / max(1, run.seats)
+        }
+        self.run = run
         let rated = ratings.sorted { ($0.rating, -$0.rank) > ($1.rating, -$1.rank) }.map(\.entrant)
         var seen = Set<Int>()
         let order = (rated + Array(run.entrants.indices)).filter { seen.insert($0).inserted }
@@ -108,7 +119,7 @@ struct ResultsFolder {
         var board: BoardSection?
         if let drawing = drawings.first(where: { [run] in $0.game == run.game }) {
             files.append((drawing.file, drawing.describes))
-            let boardPath = path + "/" + drawing.file
+            let boardPath = summaries + "/" + drawing.file
             if FileManager.default.fileExists(atPath: boardPath) {
                 board = try drawing.section(try Self.readBoardCounts(boardPath, columns: drawing.columns, run: run, order: order))
             }

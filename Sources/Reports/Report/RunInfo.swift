@@ -26,6 +26,9 @@ struct RunInfo {
     var blocksDone: Int
     var matchesDone: Int
     var status: String
+    /// For a run still playing or killed before its end: the complete blocks the page is
+    /// drawn from, of the run's blocks.
+    var inProgress: (done: Int, total: Int)?
     var shard: String?
     var threads: Int
     var matchesPerSecond: Double

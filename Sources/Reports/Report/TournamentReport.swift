@@ -15,8 +15,32 @@ public enum TournamentReport {
     /// - Complexity: O(size of matches.csv) time; the page is O(entrants^2 + map size).
     /// - Throws: `InputError` naming the folder and the missing file, or the file, line
     ///   and column (or the `run.json` key) that is wrong, and what is accepted.
-    public static func html(directory: String, drawings: [any BoardCountDrawing] = []) throws(InputError) -> String {
-        let folder = try ResultsFolder(path: directory, drawings: drawings)
+    ///
+    /// With a `snapshot` (a run still playing, or killed), the summaries come from the
+    /// snapshot's folder and `matches.csv` is read up to its complete blocks; the page
+    /// opens with "In progress: X of Y blocks".
+    public static func html(directory: String, drawings: [any BoardCountDrawing] = [],
+                            snapshot: ReportSnapshot? = nil) throws(InputError) -> String {
+        let folder = try ResultsFolder(path: directory, drawings: drawings, snapshot: snapshot)
         return ReportPage(folder: folder).html()
+    }
+}
+
+/// What the page of an unfinished run is drawn from: its complete blocks so far
+/// (`Tournament`'s `TournamentSnapshot`).
+public struct ReportSnapshot: Sendable {
+    /// The folder holding the snapshot's `summary.csv`, `pairwise.csv`, `ratings.csv`
+    /// and board counts.
+    public var summaries: String
+    /// The bytes of `matches.csv` holding the complete blocks.
+    public var matchesLength: Int
+    public var blocksDone: Int
+    public var blocks: Int
+
+    public init(summaries: String, matchesLength: Int, blocksDone: Int, blocks: Int) {
+        self.summaries = summaries
+        self.matchesLength = matchesLength
+        self.blocksDone = blocksDone
+        self.blocks = blocks
     }
 }
