@@ -51,17 +51,18 @@ struct ReportCommand: ParsableCommand {
 func writeReport(directory: String, out: String? = nil) throws(InputError) -> String {
     let page = try reportPage(directory: directory)
     let path = out ?? directory + "/report.html"
-    try writeWhole(page, to: path, what: "the report")
+    try writeWhole(page.html, to: path, what: "the report")
     return path
 }
 
 /// The page of `directory`: of the whole run, or, for a run still playing or killed
 /// before its end, of its complete blocks so far (``TournamentSnapshot``, summarised
 /// into a scratch folder; the results folder is only read).
-func reportPage(directory: String) throws(InputError) -> String {
+func reportPage(directory: String) throws(InputError) -> (html: String, findings: [Finding]) {
     let record = try? RunRecord.read(from: directory)
+    let documented = record.flatMap { try? Catalog.game(named: $0.config.game) }?.documentedCPU
     guard let record, record.status == .running else {
-        return try TournamentReport.html(directory: directory, drawings: Catalog.boardDrawings)
+        return try TournamentReport.page(directory: directory, drawings: Catalog.boardDrawings, documentedCPU: documented)
     }
     let plan = try Catalog.plan(try TournamentMerge.config(of: directory), startingBots: false)
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-report-\(UUID().uuidString)").path
@@ -70,9 +71,10 @@ func reportPage(directory: String) throws(InputError) -> String {
     }
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let snapshot = try TournamentSnapshot.write(plan, of: directory, into: scratch)
-    return try TournamentReport.html(directory: directory, drawings: Catalog.boardDrawings,
+    return try TournamentReport.page(directory: directory, drawings: Catalog.boardDrawings,
                                      snapshot: ReportSnapshot(summaries: scratch, matchesLength: snapshot.matchesLength,
-                                                              blocksDone: snapshot.blocksDone, blocks: snapshot.blocks))
+                                                              blocksDone: snapshot.blocksDone, blocks: snapshot.blocks),
+                                     documentedCPU: documented)
 }
 
 /// Writes `text` to `path` whole or not at all (``Files/writeAtomically(_:to:)``), after

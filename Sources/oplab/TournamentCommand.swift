@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LabCatalog
 import LabCore
+import Reports
 import Tournament
 
 struct TournamentCommand: ParsableCommand {
@@ -62,7 +63,7 @@ struct TournamentCommand: ParsableCommand {
             print(result.table.joined(separator: "\n"))
             print("\(result.matchesPlayed) matches this session on \(result.threads) thread\(result.threads == 1 ? "" : "s"), "
                   + "\(Int(result.matchesPerSecond.rounded())) matches/s; results in \(result.directory)")
-            if !noReport { try reportAfterRun(result.directory, quiet: output.quiet) }
+            try reportAfterRun(result.directory, quiet: output.quiet, page: !noReport)
         }
     }
 
@@ -119,7 +120,7 @@ struct MergeCommand: ParsableCommand {
             for note in result.notes { printError(note) }
             print(result.table.joined(separator: "\n"))
             print("results in \(result.directory)")
-            try reportAfterRun(result.directory, quiet: false)
+            try reportAfterRun(result.directory, quiet: false, page: true)
         }
     }
 }
@@ -128,15 +129,23 @@ struct MergeCommand: ParsableCommand {
 /// not be written (the CSV files and run.json are intact; `oplab report` draws it later).
 let reportFailedStatus: Int32 = 4
 
-/// Writes `report.html` beside a finished run's files. The run's results stand whether
-/// or not the page can be drawn; a failure is said on stderr and ends the command with
-/// ``reportFailedStatus``, so a script does not take a missing page for a drawn one.
-func reportAfterRun(_ directory: String, quiet: Bool) throws {
+/// Writes `findings.csv` and (with `page`) `report.html` beside a finished run's files,
+/// and prints the findings. The run's results stand whether or not these can be made; a
+/// failure is said on stderr and ends the command with ``reportFailedStatus``, so a
+/// script does not take a missing page for a drawn one.
+func reportAfterRun(_ directory: String, quiet: Bool, page: Bool) throws {
     do {
         let lock = try ResultsLock(directory: directory)  // already held by a tournament: re-entrant
         defer { withExtendedLifetime(lock) {} }
-        let path = try writeReport(directory: directory)
-        if !quiet { printError("report: \(path)") }
+        let drawn = try reportPage(directory: directory)
+        try writeWhole(Finding.csv(drawn.findings), to: directory + "/findings.csv", what: "the findings")
+        print(drawn.findings.isEmpty ? "findings: no verdict at the 95 % level" : "findings (95 % level):")
+        for finding in drawn.findings { print("  - " + finding.text) }
+        if page {
+            let path = directory + "/report.html"
+            try writeWhole(drawn.html, to: path, what: "the report")
+            if !quiet { printError("report: \(path)") }
+        }
     } catch {
         printError("error: \(directory)/report.html not written: \(error.message); the results in \(directory) are complete "
                    + "(run `oplab report \(directory)` once the cause is fixed); exit status \(reportFailedStatus)")

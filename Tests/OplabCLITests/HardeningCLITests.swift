@@ -56,7 +56,6 @@ struct HardeningCLITests {
         let attempts: [(String, [String])] = [
             ("tournament --resume", ["tournament", config, "--out", out, "--resume", "--quiet"]),
             ("tournament --force", ["tournament", config, "--out", out, "--force", "--quiet"]),
-            ("report", ["report", out]),
             ("sprt", ["sprt", "rail", "--candidate", "random", "--baseline", "random", "--out", out, "--force", "--quiet"]),
         ]
         for (label, arguments) in attempts {
@@ -66,6 +65,12 @@ struct HardeningCLITests {
             #expect(second.stderr.contains("in use"), "\(label): \(second.stderr)")
         }
         #expect(holder.process.isRunning, "a refused writer stopped the holder")
+        // A report only reads the folder: it draws the complete blocks so far, marked in
+        // progress, and leaves the run alone.
+        let report = try runArray(["report", out])
+        #expect(report.status == 0, "report: \(report.stderr)")
+        #expect(try String(contentsOfFile: out + "/report.html", encoding: .utf8).contains("<p class=\"in-progress\">In progress: "))
+        #expect(holder.process.isRunning, "a report stopped the holder")
 
         // A killed holder releases the folder: the next writer gets it.
         holder.kill9()

@@ -426,8 +426,10 @@ struct PlainReplayTests {
         let html = ReplayPage.html(Self.scene)
         #expect(xmlProblem(html) == nil)
         #expect(!html.contains("class=\"picture\""))
-        #expect(tags("data-step=", in: html).count == 2, "one log line per move")
+        #expect(html.components(separatedBy: "<li data-step=").count - 1 == 2, "one log line per move")
         #expect(html.contains("T2 P1 take 2 — sum 3") && html.contains("place 1 · win"))
+        // The result shows from the last action on; before it the panel holds the standing.
+        #expect(tags("class=\"result\"", in: html).map { $0["data-step"] } == ["1", "1"])
     }
 
     @Test("the standalone SVG has the title and the legend, and no picture group")

@@ -157,10 +157,12 @@ struct ReportTests {
     @Test("The page has the header, every chart section and the footer, each with its question")
     func sections() throws {
         let html = try Self.page()
-        for id in ["header", "ratings", "pairwise", "seats", "lengths", "end-reasons", "footer"] {
+        for id in ["findings", "header", "ratings", "pairwise", "seats", "lengths", "end-reasons", "footer"] {
             #expect(html.contains("id=\"\(id)\""), "no section \(id)")
         }
-        #expect(Self.occurrences(of: "<p class=\"question\">", in: html) == 7)
+        #expect(Self.occurrences(of: "<p class=\"question\">", in: html) == 8)
+        let findings = try #require(html.range(of: "id=\"findings\"")), header = try #require(html.range(of: "id=\"header\""))
+        #expect(findings.lowerBound < header.lowerBound, "the page opens with the findings")
         #expect(!html.contains("id=\"board\""), "no board files, no board section")
     }
 
@@ -237,11 +239,11 @@ struct ReportTests {
     func seatRates() throws {
         let html = try Self.page()
         #expect(Self.tooltip(after: "data-entrant=\"a\" data-seat=\"0\"", in: html)
-            == "a, seat 0: 2 wins, 0 draws, 0 losses of 2 matches: score 100.00 %")
+            == "a, seat 0: 2 wins, 0 draws, 0 losses of 2 matches: score 100.00 % [34.24 %, 100.00 %]")
         #expect(Self.tooltip(after: "data-entrant=\"a\" data-seat=\"1\"", in: html)
-            == "a, seat 1: 0 wins, 1 draws, 1 losses of 2 matches: score 25.00 %", "a draw is a first place shared by two: 1/2")
+            == "a, seat 1: 0 wins, 1 draws, 1 losses of 2 matches: score 25.00 % [2.67 %, 80.21 %]", "a draw is a first place shared by two: 1/2")
         #expect(Self.tooltip(after: "data-entrant=\"all entrants\" data-seat=\"0\"", in: html)
-            == "all entrants, seat 0: 3 wins, 1 draws, 0 losses of 4 matches: score 87.50 %")
+            == "all entrants, seat 0: 3 wins, 1 draws, 0 losses of 4 matches: score 87.50 % [50.46 %, 97.96 %]")
     }
 
     @Test("A match whose rows are not seats 0...S-1 together is refused at the row out of place")
@@ -371,7 +373,7 @@ struct ReportTests {
         files["matches.csv"] = Self.matches([(0, "a, \"x\"", "win", "missions", 10), (1, "b", "loss", "missions", 10)])
         let html = try Self.page(files)
         #expect(Self.tooltip(after: "data-entrant=\"a, &quot;x&quot;\" data-seat=\"0\"", in: html)
-            == "a, &quot;x&quot;, seat 0: 1 wins, 0 draws, 0 losses of 1 matches: score 100.00 %")
+            == "a, &quot;x&quot;, seat 0: 1 wins, 0 draws, 0 losses of 1 matches: score 100.00 % [20.65 %, 100.00 %]")
     }
 
     @Test("A run with no matches yet (header only) still gives a page, saying so in the match sections")

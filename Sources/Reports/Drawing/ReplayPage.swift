@@ -106,7 +106,9 @@ extension ReplayPage {
             html += "<section class=\"seat\">"
             html += "<h2>" + SVG.element("span", [("class", "swatch"), ("style", "background:" + SVG.seatColour(index))], "")
                 + SVG.escape("Seat \(index): \(seat.player)") + "</h2>"
-            html += "<p>" + SVG.escape(seatLine(seat)) + "</p>"
+            // The result shows from the last action on: before it, the panel holds the
+            // seat's standing at the current step.
+            html += SVG.element("p", [("class", "result"), ("data-step", String(last - 1))], SVG.escape(seatLine(seat)))
             let standing = scene.steps.last(where: { $0.seat == index })?.detail ?? ""
             html += SVG.element("p", [("class", "standing"), ("data-seat", String(index))], SVG.escape(standing))
             let notes = index < scene.notes.count ? scene.notes[index] : []

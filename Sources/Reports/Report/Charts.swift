@@ -112,6 +112,8 @@ enum Charts {
         var losses: Int
         /// 1 a win, 1/k a first place shared by k.
         var score: Double
+        /// The score share's 95 % interval; nil: no whisker.
+        var interval: (low: Double, high: Double)? = nil
 
         var matches: Int { wins + draws + losses }
         var scoreShare: Double { matches > 0 ? score / Double(matches) : 0 }
@@ -124,7 +126,7 @@ enum Charts {
         let left = 48.0, top = 30.0, plot = 220.0
         let bottom = top + plot
         let height = bottom + 26
-        let tallest = groups.flatMap { $0.bars.map(\.scoreShare) }.max() ?? 0
+        let tallest = groups.flatMap { $0.bars.map { max($0.scoreShare, $0.interval?.high ?? 0) } }.max() ?? 0
         let ticks = niceTicks(0, min(1, max(tallest, 1 / Double(seats)) * 1.1))
         let scale = Scale(0, ticks.last!, bottom, top)
         var body = legend(x: left, y: 10, (0..<seats).map { ("seat \($0)" + ($0 == 0 ? " (first)" : ""), SVG.seatColour($0), 1) })
@@ -139,11 +141,20 @@ enum Charts {
             for (s, bar) in group.bars.enumerated() {
                 let x = start + barWidth * Double(s)
                 let rate = bar.scoreShare
+                let range = bar.interval.map { " [\(percent($0.low, 2)), \(percent($0.high, 2))]" } ?? ""
                 let tip = "\(group.name), seat \(s): \(grouped(bar.wins)) wins, \(grouped(bar.draws)) draws, \(grouped(bar.losses)) losses "
-                    + "of \(grouped(bar.matches)) matches: score \(percent(rate, 2))"
+                    + "of \(grouped(bar.matches)) matches: score \(percent(rate, 2))\(range)"
                 var mark = SVG.title(tip)
                 mark += SVG.element("rect", [("x", n(x + 1)), ("y", n(scale(rate))), ("width", n(barWidth - 2)),
                                              ("height", n(bottom - scale(rate))), ("fill", SVG.seatColour(s))])
+                if let interval = bar.interval, bar.matches > 0 {
+                    // The 95 % interval as a whisker with caps.
+                    let (mid, cap) = (x + barWidth / 2, min(6, barWidth / 4))
+                    mark += SVG.element("g", [("class", "interval"), ("stroke", "#222"), ("stroke-width", "1.2")],
+                                        line(mid, scale(interval.low), mid, scale(interval.high), stroke: "#222")
+                                            + line(mid - cap, scale(interval.low), mid + cap, scale(interval.low), stroke: "#222")
+                                            + line(mid - cap, scale(interval.high), mid + cap, scale(interval.high), stroke: "#222"))
+                }
                 if barWidth >= 30 { mark += text(x + barWidth / 2, scale(rate) - 3, FixedPoint.text(rate * 100, digits: 1), anchor: "middle", size: 10) }
                 body += SVG.element("g", [("class", "seat-bar"), ("data-entrant", group.name), ("data-seat", String(s))], mark)
             }

@@ -29,6 +29,13 @@ struct MatchTally {
     /// `[entrant][reason][outcome]`: rows.
     var reasonCounts: [[[Int]]]
     var rows = 0
+    /// Per seat, each block's mean score of the seat over the block's matches (a block's
+    /// matches share their deal, so the block is the unit of the seat's interval).
+    var seatBlocks: [Intervals.BlockSums]
+    /// Per end reason (``reasons`` order), each block's share of matches ending so.
+    var reasonBlocks: [Intervals.BlockSums] = []
+    /// Blocks counted into ``seatBlocks``.
+    var blocks = 0
 
     init(entrants: Int, seats: Int) {
         self.seats = seats
@@ -36,6 +43,25 @@ struct MatchTally {
         scores = Array(repeating: Array(repeating: 0, count: seats), count: entrants)
         turns = Array(repeating: [], count: entrants)
         reasonCounts = Array(repeating: [], count: entrants)
+        seatBlocks = Array(repeating: Intervals.BlockSums(), count: seats)
+    }
+
+    /// The running sums of the block being read: per seat its score, per reason its
+    /// matches, and the block's matches.
+    struct OpenBlock {
+        var number = -1
+        var seatScores: [Double] = []
+        var reasonMatches: [Int] = []
+        var matches = 0
+    }
+
+    /// Adds a finished block to ``seatBlocks`` and ``reasonBlocks``.
+    mutating func close(_ block: OpenBlock) {
+        guard block.matches > 0 else { return }
+        let n = Double(block.matches)
+        for s in 0..<seats { seatBlocks[s].add(block.seatScores[s] / n) }
+        for r in reasonBlocks.indices { reasonBlocks[r].add(Double(r < block.reasonMatches.count ? block.reasonMatches[r] : 0) / n) }
+        blocks += 1
     }
 
     /// Reads `path` (its first `limit` bytes when given: the complete blocks of a run
@@ -63,6 +89,7 @@ struct MatchTally {
         guard parser.header != nil else {
             throw InputError("\(path): empty, without a header line; expected the columns \(expected.joined(separator: ","))")
         }
+        parser.tally.close(parser.open)
         return parser.tally
     }
 
@@ -92,6 +119,8 @@ private struct Parser {
     var width = 0
     var wanted: [Int] = []
     var reasonBytes: [[UInt8]] = []
+    /// The block whose matches are being read.
+    var open = MatchTally.OpenBlock()
 
     init(path: String, entrants: [String], tally: MatchTally) {
         self.path = path
@@ -99,7 +128,7 @@ private struct Parser {
         self.tally = tally
     }
 
-    static let columns = ["seat", "entrant", "outcome", "end_reason", "turns"]
+    static let columns = ["seat", "entrant", "outcome", "end_reason", "turns", "block"]
 
     /// Parses every complete line in `bytes`.
     /// - Returns: the bytes used (up to and including the last newline).
@@ -133,11 +162,11 @@ private struct Parser {
             }
             guard fields.count == width else { throw wrongWidth(fields.count) }
             let values = wanted.map { Array(fields[$0].utf8) }
-            try add(seat: values[0], entrant: values[1], outcome: values[2], reason: values[3], turns: values[4])
+            try add(seat: values[0], entrant: values[1], outcome: values[2], reason: values[3], turns: values[4], block: values[5])
             return
         }
         // Field start and end per wanted column, found in one pass over the commas.
-        var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
+        var ranges: (Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>, Range<Int>) = (0..<0, 0..<0, 0..<0, 0..<0, 0..<0, 0..<0)
         var field = 0
         var fieldStart = 0
         var i = 0
@@ -150,6 +179,7 @@ private struct Parser {
                 if field == wanted[2] { ranges.2 = range }
                 if field == wanted[3] { ranges.3 = range }
                 if field == wanted[4] { ranges.4 = range }
+                if field == wanted[5] { ranges.5 = range }
                 field += 1
                 fieldStart = i + 1
             }
@@ -158,7 +188,7 @@ private struct Parser {
         guard field == width else { throw wrongWidth(field) }
         try add(seat: UnsafeBufferPointer(rebasing: text[ranges.0]), entrant: UnsafeBufferPointer(rebasing: text[ranges.1]),
                 outcome: UnsafeBufferPointer(rebasing: text[ranges.2]), reason: UnsafeBufferPointer(rebasing: text[ranges.3]),
-                turns: UnsafeBufferPointer(rebasing: text[ranges.4]))
+                turns: UnsafeBufferPointer(rebasing: text[ranges.4]), block: UnsafeBufferPointer(rebasing: text[ranges.5]))
     }
 
     private func wrongWidth(_ found: Int) -> InputError {
@@ -177,7 +207,7 @@ private struct Parser {
 
     /// Counts one row from its five fields' bytes.
     private mutating func add<Bytes: Collection<UInt8>>(seat: Bytes, entrant: Bytes, outcome: Bytes, reason: Bytes,
-                                                        turns: Bytes) throws(InputError) {
+                                                        turns: Bytes, block: Bytes) throws(InputError) {
         guard let s = Self.wholeNumber(seat), s < tally.seats else {
             throw bad("seat", seat, "a seat number 0...\(tally.seats - 1)")
         }
@@ -192,6 +222,7 @@ private struct Parser {
         default: throw bad("outcome", outcome, "win, draw or loss")
         }
         guard let t = Self.wholeNumber(turns), t <= 10_000_000 else { throw bad("turns", turns, "a whole number of turns") }
+        guard let b = Self.wholeNumber(block) else { throw bad("block", block, "a block number") }
         let r: Int
         if let known = reasonBytes.firstIndex(where: { $0.elementsEqual(reason) }) {
             r = known
@@ -199,6 +230,8 @@ private struct Parser {
             r = reasonBytes.count
             reasonBytes.append(Array(reason))
             tally.reasons.append(String(decoding: reason, as: UTF8.self))
+            // No match of the blocks closed so far ended so.
+            tally.reasonBlocks.append(Intervals.BlockSums(count: tally.blocks, sum: 0, squares: 0))
         }
         tally.add(entrant: e, seat: s, outcome: o, reason: r, turns: t)
         guard s == match.count else {
@@ -206,8 +239,18 @@ private struct Parser {
         }
         match.append((e, s, o))
         if match.count == tally.seats {
+            if b != open.number {
+                tally.close(open)
+                open = MatchTally.OpenBlock(number: b, seatScores: Array(repeating: 0, count: tally.seats), reasonMatches: [], matches: 0)
+            }
             let firsts = match.filter { $0.outcome != 2 }.count
-            for row in match where row.outcome != 2 { tally.scores[row.entrant][row.seat] += 1 / Double(firsts) }
+            for row in match where row.outcome != 2 {
+                tally.scores[row.entrant][row.seat] += 1 / Double(firsts)
+                open.seatScores[row.seat] += 1 / Double(firsts)
+            }
+            while open.reasonMatches.count <= r { open.reasonMatches.append(0) }
+            open.reasonMatches[r] += 1
+            open.matches += 1
             match.removeAll(keepingCapacity: true)
         }
     }

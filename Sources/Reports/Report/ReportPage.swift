@@ -5,9 +5,12 @@ import Tournament
 /// a function of the folder's contents (no clock, no paths beyond the folder's own).
 struct ReportPage {
     let folder: ResultsFolder
+    /// The verdicts the page opens with.
+    let findings: [Finding]
 
-    init(folder: ResultsFolder) {
+    init(folder: ResultsFolder, findings: [Finding] = []) {
         self.folder = folder
+        self.findings = findings
     }
 
     /// Entrant indices, strongest first (``ResultsFolder/order``).
@@ -26,6 +29,7 @@ struct ReportPage {
             out += "<p class=\"in-progress\">In progress: \(Charts.grouped(progress.done)) of \(Charts.grouped(progress.total)) blocks. "
                 + "The figures cover the complete blocks so far; draw the page again for more.</p>\n"
         }
+        out += verdicts()
         out += header()
         out += ratings()
         out += pairwise()
@@ -37,6 +41,22 @@ struct ReportPage {
         out += footer()
         out += "</body>\n</html>\n"
         return out
+    }
+
+    /// The findings: each verdict the folder supports at the 95 % level, in words, with
+    /// its statistic and interval; or a line saying there is none.
+    func verdicts() -> String {
+        var content = "<ul class=\"findings\">\n"
+        for finding in findings {
+            content += "<li data-kind=\"\(SVG.escape(finding.kind))\">\(SVG.escape(finding.text))</li>\n"
+        }
+        content += "</ul>"
+        if findings.isEmpty {
+            content = "<p>No verdict at the 95 % level: no entrant measurably stronger than another, no seat advantage, "
+                + "no end reason ending most matches, no forfeits.</p>"
+        }
+        return section("findings", "Findings", "What does this run show, in words? Each verdict is stated only when its 95 % "
+                       + "interval excludes no difference (intervals over blocks).", content)
     }
 
     /// A section with its heading and the one-line question it answers.
@@ -146,8 +166,22 @@ struct ReportPage {
 
     func seats() -> String {
         let tally = folder.matches
-        func bars(_ results: [[Int]], _ scores: [Double]) -> [Charts.SeatBar] {
-            zip(results, scores).map { Charts.SeatBar(wins: $0.0[0], draws: $0.0[1], losses: $0.0[2], score: $0.1) }
+        // An entrant meets each seat once per block at its table, so its matches at a seat
+        // are independent: a Wilson interval over them. All entrants together share each
+        // block's deal: the interval over blocks.
+        func bars(_ results: [[Int]], _ scores: [Double], pooled: Bool = false) -> [Charts.SeatBar] {
+            zip(results, scores).enumerated().map { s, pair in
+                let matches = Double(pair.0.reduce(0, +))
+                let interval: (low: Double, high: Double)?
+                if pooled {
+                    let i = Intervals.proportionOverBlocks([tally.seatBlocks[s]])
+                    interval = tally.seatBlocks[s].count >= 2 ? (i.lower, i.upper) : nil
+                } else {
+                    let w = Intervals.wilson(successes: pair.1, trials: matches)
+                    interval = matches > 0 ? (w.lower, w.upper) : nil
+                }
+                return Charts.SeatBar(wins: pair.0[0], draws: pair.0[1], losses: pair.0[2], score: pair.1, interval: interval)
+            }
         }
         var everyone = Array(repeating: [0, 0, 0], count: run.seats)
         var everyoneScore = Array(repeating: 0.0, count: run.seats)
@@ -157,11 +191,11 @@ struct ReportPage {
                 everyoneScore[s] += tally.scores[e][s]
             }
         }
-        let groups = [(name: "all entrants", bars: bars(everyone, everyoneScore))]
+        let groups = [(name: "all entrants", bars: bars(everyone, everyoneScore, pooled: true))]
             + order.map { (name: name($0), bars: bars(tally.results[$0], tally.scores[$0])) }
         return section("seats", "Seats", "Does the seat matter (first-mover advantage)? Score by seat (a win 1, a first place "
-                       + "shared by k 1/k, so ties and team wins count), per entrant and for all matches; the dashed line is "
-                       + "1/\(run.seats), what no advantage would give.",
+                       + "shared by k 1/k, so ties and team wins count), per entrant and for all matches, with 95 % intervals; the "
+                       + "dashed line is 1/\(run.seats), what no advantage would give.",
                        tally.rows == 0 ? "<p>matches.csv has no rows yet.</p>" : Charts.seats(groups: groups, seats: run.seats))
     }
 

@@ -35,6 +35,8 @@ struct ResultsFolder {
         var scoreHigh: Double
         var elo: Double
         var blocks: Int
+        /// The Elo difference's 95 % interval; nil in a pairwise.csv without the columns.
+        var eloInterval: (low: Double, high: Double)? = nil
     }
 
     struct Rating {
@@ -175,11 +177,15 @@ struct ResultsFolder {
         let c = try (entrant: table.column("entrant"), opponent: table.column("opponent"), games: table.column("games"),
                      score: table.column("score"), low: table.column("score_low"), high: table.column("score_high"),
                      elo: table.column("elo"), blocks: table.column("blocks"))
+        let eloColumns = (low: try? table.column("elo_low"), high: try? table.column("elo_high"))
         var rows: [Pair] = []
         for row in table.rows {
-            let pair = Pair(entrant: try entrant(row, c.entrant, run: run), opponent: try entrant(row, c.opponent, run: run),
+            var pair = Pair(entrant: try entrant(row, c.entrant, run: run), opponent: try entrant(row, c.opponent, run: run),
                             games: try row.double(c.games), score: try row.double(c.score), scoreLow: try row.double(c.low),
                             scoreHigh: try row.double(c.high), elo: try row.double(c.elo), blocks: try row.count(c.blocks))
+            if let low = eloColumns.low, let high = eloColumns.high {
+                pair.eloInterval = (try row.double(low), try row.double(high))
+            }
             guard pair.entrant != pair.opponent else {
                 throw InputError("\(path):\(row.line): column 'opponent': an entrant paired with itself")
             }

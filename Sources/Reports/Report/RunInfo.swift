@@ -26,9 +26,6 @@ struct RunInfo {
     var blocksDone: Int
     var matchesDone: Int
     var status: String
-    /// For a run still playing or killed before its end: the complete blocks the page is
-    /// drawn from, of the run's blocks.
-    var inProgress: (done: Int, total: Int)?
     var shard: String?
     var threads: Int
     var matchesPerSecond: Double
@@ -38,6 +35,11 @@ struct RunInfo {
     var version: String?
     /// Per entrant, its time per decision (absent in records of earlier versions).
     var decisionTimes: [DecisionRecord]?
+    /// Per entrant that forfeited, its forfeits by kind (run.json).
+    var forfeitKinds: [RunRecord.ForfeitRecord] = []
+    /// For a run still playing or killed before its end: the complete blocks the page is
+    /// drawn from, of the run's blocks.
+    var inProgress: (done: Int, total: Int)? = nil
 
     /// Reads `directory/run.json` through the harness's own reader (``RunRecord``),
     /// whose errors name the path and the key.
@@ -60,7 +62,8 @@ struct RunInfo {
             rules: rules, map: config.map, candidate: config.candidate, blocksPerTable: config.blocks, blocks: record.blocks,
             blocksDone: record.blocksDone, matchesDone: record.matchesDone, status: record.status.rawValue, shard: record.shard,
             threads: record.threads, matchesPerSecond: record.matchesPerSecond, seconds: record.seconds, started: record.started,
-            finished: record.finished, version: record.version, decisionTimes: record.decisionTimes)
+            finished: record.finished, version: record.version, decisionTimes: record.decisionTimes,
+            forfeitKinds: record.forfeits ?? [])
     }
 
     /// The entrant called `name`, by its index in the config.

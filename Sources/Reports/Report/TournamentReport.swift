@@ -19,10 +19,21 @@ public enum TournamentReport {
     /// With a `snapshot` (a run still playing, or killed), the summaries come from the
     /// snapshot's folder and `matches.csv` is read up to its complete blocks; the page
     /// opens with "In progress: X of Y blocks".
+    ///
+    /// `documentedCPU` is the run's game's documented CPU (a strategy name), for the
+    /// finding that it barely beats `random`.
     public static func html(directory: String, drawings: [any BoardCountDrawing] = [],
-                            snapshot: ReportSnapshot? = nil) throws(InputError) -> String {
+                            snapshot: ReportSnapshot? = nil, documentedCPU: String? = nil) throws(InputError) -> String {
+        try page(directory: directory, drawings: drawings, snapshot: snapshot, documentedCPU: documentedCPU).html
+    }
+
+    /// The page and its findings (the verdicts it opens with, for `findings.csv` and the
+    /// end of `oplab tournament`), from one reading of the folder.
+    public static func page(directory: String, drawings: [any BoardCountDrawing] = [], snapshot: ReportSnapshot? = nil,
+                            documentedCPU: String? = nil) throws(InputError) -> (html: String, findings: [Finding]) {
         let folder = try ResultsFolder(path: directory, drawings: drawings, snapshot: snapshot)
-        return ReportPage(folder: folder).html()
+        let findings = Findings.of(folder, documentedCPU: documentedCPU)
+        return (ReportPage(folder: folder, findings: findings).html(), findings)
     }
 }
 

@@ -308,7 +308,7 @@ public enum TournamentRunner {
     ///   something a run of `plan` does not write (a run killed between its first file and
     ///   `run.json` leaves only its own files, and is one).
     static func clear(_ directory: String, contents: [String], plan: TournamentPlan) throws(InputError) {
-        let known = files(of: plan) + ["report.html", botLogs]
+        let known = files(of: plan) + ["report.html", "findings.csv", botLogs]
         guard contents.contains(RunRecord.fileName) || contents.allSatisfy(known.contains) else {
             throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
                 + "replaces only results; choose another --out, or empty the folder")
