@@ -162,7 +162,9 @@ struct ReportTests {
         }
         #expect(Self.occurrences(of: "<p class=\"question\">", in: html) == 8)
         let findings = try #require(html.range(of: "id=\"findings\"")), header = try #require(html.range(of: "id=\"header\""))
-        #expect(findings.lowerBound < header.lowerBound, "the page opens with the findings")
+        let ratings = try #require(html.range(of: "id=\"ratings\""))
+        #expect(header.lowerBound < findings.lowerBound && findings.lowerBound < ratings.lowerBound,
+                "the findings come right after the run's header, before every chart")
         #expect(!html.contains("id=\"board\""), "no board files, no board section")
     }
 

@@ -29,8 +29,8 @@ struct ReportPage {
             out += "<p class=\"in-progress\">In progress: \(Charts.grouped(progress.done)) of \(Charts.grouped(progress.total)) blocks. "
                 + "The figures cover the complete blocks so far; draw the page again for more.</p>\n"
         }
-        out += verdicts()
         out += header()
+        out += verdicts()
         out += ratings()
         out += pairwise()
         out += seats()
