@@ -2,16 +2,35 @@
 # Installs what a fresh Debian machine with Swift lacks for Opponent Lab:
 # pkg-config and OpenBLAS (libopenblas-dev); Python 3 with jsonschema and Node.js, which
 # the example bots run on and the protocol tests use (python3, python3-jsonschema,
-# nodejs); with --with-browser also Chromium, which the page tests drive headless.
-# Idempotent; quiet when all is there.
+# nodejs); with --with-browser also Chromium, which the page tests drive headless; with
+# --with-slurm also MUNGE and Slurm (munge, slurm-wlm), which
+# scripts/cluster/slurm-local-test.sh runs a one-node cluster with. Idempotent; quiet
+# when all is there.
+#
+# Without systemd (a container, a CI machine) and without /usr/sbin/policy-rc.d, apt
+# would start the packages' init scripts (munged at least) and leave those daemons
+# running: for the Slurm packages a policy-rc.d that refuses service starts is put in
+# place for the install and removed after it. The local test starts its own daemons.
 set -euo pipefail
 
 need=()
-if [ "${1:-}" = "--with-browser" ]; then
-  command -v chromium >/dev/null 2>&1 || need+=(chromium)
-elif [ -n "${1:-}" ]; then
-  echo "setup: unknown option '$1'; accepted: --with-browser" >&2
-  exit 2
+browser=false
+slurm=false
+for option in "$@"; do
+  case "$option" in
+    --with-browser) browser=true ;;
+    --with-slurm) slurm=true ;;
+    *) echo "setup: unknown option '$option'; accepted: --with-browser, --with-slurm" >&2; exit 2 ;;
+  esac
+done
+# The daemons live in /usr/sbin, which a user's PATH may lack.
+has() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+if $browser; then
+  has chromium || need+=(chromium)
+fi
+if $slurm; then
+  { has munged && has mungekey; } || need+=(munge)
+  { has slurmctld && has slurmd && has sbatch; } || need+=(slurm-wlm)
 fi
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
@@ -34,8 +53,19 @@ if [ "$(id -u)" -ne 0 ]; then
   sudo="sudo"
 fi
 export DEBIAN_FRONTEND=noninteractive
+policy=""
+if $slurm && [ ! -d /run/systemd/system ] && [ ! -e /usr/sbin/policy-rc.d ]; then
+  policy=/usr/sbin/policy-rc.d
+  trap '$sudo rm -f "$policy"' EXIT
+  printf '#!/bin/sh\n# scripts/setup.sh --with-slurm: no service starts during its install\nexit 101\n' | $sudo tee "$policy" >/dev/null
+  $sudo chmod 755 "$policy"
+fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+if [ -n "$policy" ]; then
+  $sudo rm -f "$policy"
+  trap - EXIT
+fi
 pkg-config --exists openblas || { echo "setup: openblas still not found by pkg-config" >&2; exit 1; }
 command -v node >/dev/null 2>&1 || { echo "setup: node still not found" >&2; exit 1; }
 if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
@@ -43,6 +73,11 @@ if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
   python3 -m pip install --quiet jsonschema >/dev/null 2>&1 || python3 -m pip install --quiet --user jsonschema >/dev/null 2>&1 || true
   python3 -c 'import jsonschema' >/dev/null 2>&1 || { echo "setup: python3 cannot import jsonschema; install it (pip install jsonschema)" >&2; exit 1; }
 fi
-if [ "${1:-}" = "--with-browser" ]; then
-  command -v chromium >/dev/null 2>&1 || { echo "setup: chromium still not found" >&2; exit 1; }
+if $browser; then
+  has chromium || { echo "setup: chromium still not found" >&2; exit 1; }
+fi
+if $slurm; then
+  for command in munged mungekey slurmctld slurmd sbatch; do
+    has $command || { echo "setup: $command still not found" >&2; exit 1; }
+  done
 fi
