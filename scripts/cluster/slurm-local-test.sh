@@ -28,7 +28,7 @@
 #      task COMPLETED with exit code 0 (scontrol; there is no accounting, so no sacct),
 #      merges the shards with `oplab merge`, plays the same config in one process with
 #      `oplab tournament`, and compares matches.csv, summary.csv, pairwise.csv,
-#      ratings.csv (and railroads.csv, cells.csv where written) with cmp.
+#      ratings.csv (and railroads.csv, cells.csv, findings.csv where written) with cmp.
 #   6. On any exit (PASS, FAIL, Ctrl-C): cancels its jobs, waits for their job steps to
 #      end, stops its three daemons (SIGTERM, then SIGKILL after 10 s) and removes its
 #      folder ($TMPDIR/oplab-slurm-local-test, default /tmp) and lock file. A run killed
@@ -313,10 +313,10 @@ say "shards: ${shards[*]}"
 "$oplab" merge "${shards[@]}" --out "results/$name-merged" || fail "oplab merge failed"
 say "one machine: oplab tournament configs/$name.yaml"
 "$oplab" tournament "configs/$name.yaml" --quiet || fail "oplab tournament failed"
-for file in matches.csv summary.csv pairwise.csv ratings.csv railroads.csv cells.csv; do
+for file in matches.csv summary.csv pairwise.csv ratings.csv railroads.csv cells.csv findings.csv; do
   single="results/$name/$file" merged="results/$name-merged/$file"
   case $file in
-    railroads.csv|cells.csv) [ -e "$single" ] || [ -e "$merged" ] || continue ;;
+    railroads.csv|cells.csv|findings.csv) [ -e "$single" ] || [ -e "$merged" ] || continue ;;
   esac
   [ -s "$single" ] || fail "the single run wrote no $file"
   [ -s "$merged" ] || fail "the merge wrote no $file"
