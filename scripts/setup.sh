@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine with Swift lacks for Opponent Lab:
-# pkg-config and OpenBLAS (libopenblas-dev); Python 3 with jsonschema and Node.js, which
+# pkg-config, OpenBLAS (libopenblas-dev) and zlib (zlib1g-dev); Python 3 with jsonschema and Node.js, which
 # the example bots run on and the protocol tests use (python3, python3-jsonschema,
 # nodejs); with --with-browser also Chromium, which the page tests drive headless.
 # Idempotent; quiet when all is there.
@@ -23,6 +23,9 @@ fi
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists openblas; then
   need+=(libopenblas-dev)
 fi
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists zlib; then
+  need+=(zlib1g-dev)
+fi
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
@@ -37,6 +40,7 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 pkg-config --exists openblas || { echo "setup: openblas still not found by pkg-config" >&2; exit 1; }
+pkg-config --exists zlib || { echo "setup: zlib still not found by pkg-config" >&2; exit 1; }
 command -v node >/dev/null 2>&1 || { echo "setup: node still not found" >&2; exit 1; }
 if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
   # The python3 on PATH is not Debian's (pyenv, a virtual environment): its own pip.

@@ -43,15 +43,12 @@ struct MatchTally {
     /// - Complexity: O(bytes), one pass.
     /// - Throws: naming the file and, for a bad row, the line and the column.
     static func read(_ path: String, entrants: [String], seats: Int) throws(InputError) -> MatchTally {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read \(path)") }
-        defer { try? handle.close() }
+        // matches.csv, or the rows of matches.csv.gz.
+        let source = try MatchesSource(path: path)
         var parser = Parser(path: path, entrants: entrants, tally: MatchTally(entrants: entrants.count, seats: seats))
         var buffer: [UInt8] = []
         while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 22) ?? Data() } catch {
-                throw InputError("cannot read \(path): \(error.localizedDescription)")
-            }
+            let chunk = try source.read(upToCount: 1 << 22)
             if chunk.isEmpty { break }
             buffer.append(contentsOf: chunk)
             let used = try buffer.withUnsafeBufferPointer { bytes throws(InputError) in try parser.consume(bytes) }

@@ -1,6 +1,7 @@
 import Foundation
 import LabCore
 import Pictures
+import Tournament
 
 /// A results folder as the report reads it: `run.json`, the summary files, the tally of
 /// `matches.csv`, and the board files when the game wrote them. Entrants are numbered
@@ -60,6 +61,7 @@ struct ResultsFolder {
         ("pairwise.csv", "per pair of entrants: score with its interval, Elo"),
         ("ratings.csv", "entrants by rating"),
         ("matches.csv", "one row per seat per match"),
+        ("matches.csv.gz", "one row per seat per match, compact (gzip)"),
     ]
 
     var path: String
@@ -89,7 +91,9 @@ struct ResultsFolder {
             throw InputError("\(path): no such folder; give a results folder (`oplab tournament` writes one)")
         }
         guard isFolder.boolValue else { throw InputError("\(path): not a folder; give a results folder (`oplab tournament` writes one)") }
-        for required in ["run.json", "summary.csv", "pairwise.csv", "ratings.csv", "matches.csv"] {
+        // The rows: matches.csv, or compact, matches.csv.gz.
+        let matchesFile = try MatchesFormat.present(in: path)?.fileName ?? "matches.csv"
+        for required in ["run.json", "summary.csv", "pairwise.csv", "ratings.csv", matchesFile] {
             guard FileManager.default.fileExists(atPath: path + "/" + required) else {
                 throw InputError("\(path) is not a results folder: no \(required) (`oplab tournament` writes run.json, summary.csv, pairwise.csv, ratings.csv and matches.csv)")
             }
@@ -99,7 +103,7 @@ struct ResultsFolder {
         summary = try Self.readSummary(path + "/summary.csv", run: run)
         pairs = try Self.readPairwise(path + "/pairwise.csv", run: run)
         ratings = try Self.readRatings(path + "/ratings.csv", run: run)
-        matches = try MatchTally.read(path + "/matches.csv", entrants: run.entrants.map(\.name), seats: run.seats)
+        matches = try MatchTally.read(path + "/" + matchesFile, entrants: run.entrants.map(\.name), seats: run.seats)
         let rated = ratings.sorted { ($0.rating, -$0.rank) > ($1.rating, -$1.rank) }.map(\.entrant)
         var seen = Set<Int>()
         let order = (rated + Array(run.entrants.indices)).filter { seen.insert($0).inserted }
