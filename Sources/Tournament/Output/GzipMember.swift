@@ -10,9 +10,9 @@ import LabCore
 /// but a torn last one is whole and checkable on its own.
 package enum GzipMember {
     /// The deflate level of every member. Measured on the quickstart's rows in members of
-    /// 256 KiB (zlib 1.2.13): level 4 gives 60.9 bytes per match at 83 MB/s of rows, 5 gives
-    /// 58.1 at 57 MB/s, 6 (zlib's default) 57.6 at 38 MB/s; 5 keeps nearly all of 6's
-    /// saving for two thirds of its time.
+    /// 256 KiB (zlib 1.2.13 through Python, one core): level 4 gives 60.9 bytes per match at
+    /// 83 MB/s of rows, 5 gives 58.1 at 57 MB/s, 6 (zlib's default) 57.6 at 38 MB/s; 5 keeps
+    /// nearly all of 6's saving for two thirds of its time.
     package static let level: Int32 = 5
 
     /// `bytes` as one complete gzip member: a header without name or time (so the same
