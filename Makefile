@@ -4,7 +4,7 @@ OPLAB := .build/release/oplab
 
 .PHONY: setup build run test bench map-check strength-check clean
 
-setup:            ## install missing system packages (pkg-config, libopenblas-dev)
+setup:            ## install missing system packages (pkg-config, libopenblas-dev, zlib1g-dev)
 	@scripts/setup.sh
 
 build: setup      ## release build of the oplab command

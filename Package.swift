@@ -41,7 +41,10 @@ let package = Package(
         // External bots over the player protocol: processes, pipes, deadlines, faults.
         .target(name: "CBotProcess"),
         .target(name: "Players", dependencies: ["LabCore", "CBotProcess"], swiftSettings: strict),
-        .target(name: "Tournament", dependencies: ["LabCore", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
+        // zlib through pkg-config, for compact results (matches.csv.gz); scripts/setup.sh
+        // installs it where it is missing.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "Tournament", dependencies: ["LabCore", "CZlib", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Pages (HTML, SVG) from results folders and replays, drawing what each game
         // supplies through Pictures; no game types.
         .target(name: "Reports", dependencies: ["LabCore", "Pictures", "Tournament"], swiftSettings: strict),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine with Swift lacks for Opponent Lab:
-# pkg-config and OpenBLAS (libopenblas-dev); Python 3 with jsonschema and Node.js, which
+# pkg-config, OpenBLAS (libopenblas-dev) and zlib (zlib1g-dev); Python 3 with jsonschema and Node.js, which
 # the example bots run on and the protocol tests use (python3, python3-jsonschema,
 # nodejs); with --with-browser also Chromium, which the page tests drive headless; with
 # --with-slurm also MUNGE and Slurm (munge, slurm-wlm), which
@@ -42,6 +42,9 @@ fi
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists openblas; then
   need+=(libopenblas-dev)
 fi
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists zlib; then
+  need+=(zlib1g-dev)
+fi
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
 fi
@@ -67,6 +70,7 @@ if [ -n "$policy" ]; then
   trap - EXIT
 fi
 pkg-config --exists openblas || { echo "setup: openblas still not found by pkg-config" >&2; exit 1; }
+pkg-config --exists zlib || { echo "setup: zlib still not found by pkg-config" >&2; exit 1; }
 command -v node >/dev/null 2>&1 || { echo "setup: node still not found" >&2; exit 1; }
 if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
   # The python3 on PATH is not Debian's (pyenv, a virtual environment): its own pip.

@@ -10,8 +10,8 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Draw a results folder as one self-contained HTML page.",
         discussion: """
-            Reads run.json, summary.csv, pairwise.csv, ratings.csv, matches.csv and, when \
-            present, railroads.csv (rail) or cells.csv (Quortex), and writes one HTML file with \
+            Reads run.json, summary.csv, pairwise.csv, ratings.csv, matches.csv (or compact, \
+            matches.csv.gz) and, when present, railroads.csv (rail) or cells.csv (Quortex), and writes one HTML file with \
             inline SVG and CSS (no network, no scripts): ratings with intervals, the pairwise \
             matrix, win rate by seat, game lengths, end reasons, where on the board things \
             happened, and the run's config. `oplab tournament` writes one at the end of a run.

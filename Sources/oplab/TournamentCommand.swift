@@ -13,7 +13,9 @@ struct TournamentCommand: ParsableCommand {
             Plays seat-rotation blocks on every core and writes, in results/<name>/ (or --out): \
             matches.csv (one row per seat per match, streamed block by block), summary.csv, \
             pairwise.csv, ratings.csv and run.json. Same config and seed, same CSV bytes, at any \
-            thread count, shard split or resume point.
+            thread count, shard split or resume point. A run of more than 100,000 matches (or \
+            --compact, or the config's compact: true) writes matches.csv.gz instead: the same \
+            rows in gzip members (zcat reads them).
             Example: oplab tournament configs/quickstart.yaml
             """
     )
@@ -35,6 +37,10 @@ struct TournamentCommand: ParsableCommand {
 
     @Flag(help: "Finish the run in an existing results folder (after a crash or kill).")
     var resume = false
+
+    @Flag(inversion: .prefixedNo,
+          help: "Store the rows compact, in matches.csv.gz (default: the config's compact, else compact above 100,000 matches).")
+    var compact: Bool?
 
     @Option(help: "Play shard K of N (every N-th block from block K-1), or `auto` from a Slurm array or Kubernetes Indexed Job.")
     var shard: String?
@@ -75,7 +81,8 @@ struct TournamentCommand: ParsableCommand {
         let plan = try Catalog.plan(document)
         let shard = try shard.map { text throws(InputError) in try Shard.parse(text, environment: ProcessInfo.processInfo.environment) }
             ?? .whole
-        return (plan, RunOptions(directory: out, threads: threads, resume: resume, force: output.force, shard: shard, quiet: output.quiet))
+        return (plan, RunOptions(directory: out, threads: threads, resume: resume, force: output.force, shard: shard, quiet: output.quiet,
+                                 compact: compact))
     }
 
     /// What the run plays and where: `NAME: GAME, 2 seats, 3 entrants, 3 tables x 10 blocks x 2 matches -> FOLDER`.

@@ -172,7 +172,8 @@ private func interruptGrandchildRun(_ scratch: Scratch, out: String, with signal
     -> (exited: Bool, status: (Process.TerminationReason, Int32))? {
     let config = try scratch.config(duelConfig(game: "rail", bot: external("grandchild_bot.py", scratch), opponent: "heuristic",
                                                blocks: 100_000))
-    let process = try startTournament(config, out: out, ["--threads", "2"])
+    // Plain, as `ready` watches matches.csv (200,000 matches would be compact).
+    let process = try startTournament(config, out: out, ["--threads", "2", "--no-compact"])
     guard waitWhile(process, until: ready), process.isRunning else {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()

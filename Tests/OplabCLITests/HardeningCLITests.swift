@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// A rail run big enough to outlast any test (3 tables x 10^6 blocks): started in the
-/// background, watched through its files, ended with SIGKILL.
+/// background, watched through its files, ended with SIGKILL. Plain (`--no-compact`): its
+/// rows are watched in matches.csv as they come.
 private final class BackgroundRun {
     let process = Process()
     let out: String
@@ -10,7 +11,7 @@ private final class BackgroundRun {
     init(config: String, out: String, _ extra: [String] = []) throws {
         self.out = out
         process.executableURL = URL(fileURLWithPath: try oplabBinary())
-        process.arguments = ["tournament", config, "--out", out, "--quiet", "--threads", "1", "--no-report"] + extra
+        process.arguments = ["tournament", config, "--out", out, "--quiet", "--threads", "1", "--no-report", "--no-compact"] + extra
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

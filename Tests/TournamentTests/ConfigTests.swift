@@ -93,11 +93,19 @@ struct ConfigLoadingTests {
         #expect(config.blocks == 100)
         #expect(config.seed == 1)
         #expect(config.threads == 0)
+        #expect(config.compact == nil)
 
         let d = TournamentConfig.defaults
         #expect(config.rules == d.rules && config.map == d.map && config.seats == d.seats && config.format == d.format)
         #expect(config.candidate == d.candidate && config.blocks == d.blocks && config.seed == d.seed && config.threads == d.threads)
         #expect(config == TournamentConfig(name: "t", game: "rail", entrants: config.entrants))
+    }
+
+    @Test("compact: true or false is kept; left out, the run's size decides (nil)")
+    func compactField() throws {
+        #expect(try load(minimal + "compact: true\n").config.compact == true)
+        #expect(try load(minimal + "compact: false\n").config.compact == false)
+        #expect(try load(minimal + "compact:\n").config.compact == nil)
     }
 
     @Test("Optional fields left empty take their defaults")
@@ -260,7 +268,7 @@ struct ConfigErrorTests {
     @Test("Unknown fields are refused with the accepted ones",
           arguments: [
               RefusedConfig(minimal + "blcoks: 500\n",
-                            "config.yaml:6:1: unknown field 'blcoks'; accepted: name, game, rules, map, seats, entrants, format, candidate, blocks, seed, threads"),
+                            "config.yaml:6:1: unknown field 'blcoks'; accepted: name, game, rules, map, seats, entrants, format, candidate, blocks, seed, threads, compact"),
               RefusedConfig(minimal + "  - {name: c, strategy: random, strenght: 3}\n",
                             "config.yaml:6:33: entrants[2]: unknown field 'strenght'; accepted: name, strategy"),
           ])
@@ -307,6 +315,7 @@ struct ConfigErrorTests {
               RefusedConfig(minimal.replacingOccurrences(of: "game: rail", with: "game: {name: rail}"),
                             "config.yaml:2:7: game: expected a game name, found a mapping"),
               RefusedConfig(minimal + "map: [a.json]\n", "config.yaml:6:6: map: expected a map file path, found a list"),
+              RefusedConfig(minimal + "compact: maybe\n", "config.yaml:6:10: compact: expected true or false, found 'maybe'"),
               RefusedConfig("name: t\ngame: rail\nentrants:\n",
                             "config.yaml:3:10: entrants: expected a list of entrants, each {name, strategy}, found an empty value"),
               RefusedConfig(minimal + "seats: \"3\"\n", "config.yaml:6:8: seats: expected an integer >= 1, found '3' (quoted, so text)"),

@@ -70,16 +70,13 @@ struct MatchTally {
     /// - Complexity: O(bytes), one pass.
     /// - Throws: naming the file and, for a bad row, the line and the column.
     static func read(_ path: String, entrants: [String], seats: Int, limit: Int? = nil) throws(InputError) -> MatchTally {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read \(path)") }
-        defer { try? handle.close() }
+        // matches.csv, or the rows of matches.csv.gz.
+        let source = try MatchesSource(path: path)
         var parser = Parser(path: path, entrants: entrants, tally: MatchTally(entrants: entrants.count, seats: seats))
         var buffer: [UInt8] = []
         var left = limit ?? Int.max
         while left > 0 {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: min(1 << 22, left)) ?? Data() } catch {
-                throw InputError("cannot read \(path): \(error.localizedDescription)")
-            }
+            let chunk = try source.read(upToCount: min(1 << 22, left))
             if chunk.isEmpty { break }
             left -= chunk.count
             buffer.append(contentsOf: chunk)

@@ -1,6 +1,7 @@
 import Foundation
 import LabCore
 import Pictures
+import Tournament
 
 /// A results folder as the report reads it: `run.json`, the summary files, the tally of
 /// `matches.csv`, and the board files when the game wrote them. Entrants are numbered
@@ -62,6 +63,7 @@ struct ResultsFolder {
         ("pairwise.csv", "per pair of entrants: score with its interval, Elo"),
         ("ratings.csv", "entrants by rating"),
         ("matches.csv", "one row per seat per match"),
+        ("matches.csv.gz", "one row per seat per match, compact (gzip)"),
     ]
 
     var path: String
@@ -93,8 +95,10 @@ struct ResultsFolder {
         guard isFolder.boolValue else { throw InputError("\(path): not a folder; give a results folder (`oplab tournament` writes one)") }
         // An unfinished run's summaries come from its snapshot, in a folder of their own.
         let summaries = snapshot?.summaries ?? path
-        for required in ["run.json", "summary.csv", "pairwise.csv", "ratings.csv", "matches.csv"] {
-            let folder = ["run.json", "matches.csv"].contains(required) ? path : summaries
+        // The rows: matches.csv, or compact, matches.csv.gz.
+        let matchesFile = try MatchesFormat.present(in: path)?.fileName ?? "matches.csv"
+        for required in ["run.json", "summary.csv", "pairwise.csv", "ratings.csv", matchesFile] {
+            let folder = ["run.json", matchesFile].contains(required) ? path : summaries
             guard FileManager.default.fileExists(atPath: folder + "/" + required) else {
                 throw InputError("\(path) is not a results folder: no \(required) (`oplab tournament` writes run.json, summary.csv, pairwise.csv, ratings.csv and matches.csv)")
             }
@@ -104,7 +108,7 @@ struct ResultsFolder {
         summary = try Self.readSummary(summaries + "/summary.csv", run: run)
         pairs = try Self.readPairwise(summaries + "/pairwise.csv", run: run)
         ratings = try Self.readRatings(summaries + "/ratings.csv", run: run)
-        let matches = try MatchTally.read(path + "/matches.csv", entrants: run.entrants.map(\.name), seats: run.seats,
+        let matches = try MatchTally.read(path + "/" + matchesFile, entrants: run.entrants.map(\.name), seats: run.seats,
                                           limit: snapshot?.matchesLength)
         self.matches = matches
         if let snapshot {

@@ -29,6 +29,10 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
     public var seed: UInt64
     /// Worker threads; 0 means all cores.
     public var threads: Int
+    /// Store the rows compact (`matches.csv.gz`) or as text; nil: compact when the run has
+    /// more than ``MatchesFormat/compactAbove`` matches. Not part of the run's identity:
+    /// the rows are the same bytes either way.
+    public var compact: Bool?
 
     /// The values a config gets for the fields it leaves out.
     public struct Defaults: Sendable {
@@ -48,6 +52,8 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
         public let seed: UInt64 = 1
         /// All cores.
         public let threads = 0
+        /// Compact above ``MatchesFormat/compactAbove`` matches.
+        public let compact: Bool? = nil
     }
 
     /// The one place the defaults of optional fields are kept.
@@ -65,7 +71,8 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
         candidate: String? = TournamentConfig.defaults.candidate,
         blocks: Int = TournamentConfig.defaults.blocks,
         seed: UInt64 = TournamentConfig.defaults.seed,
-        threads: Int = TournamentConfig.defaults.threads
+        threads: Int = TournamentConfig.defaults.threads,
+        compact: Bool? = TournamentConfig.defaults.compact
     ) {
         self.name = name
         self.game = game
@@ -78,10 +85,11 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
         self.blocks = blocks
         self.seed = seed
         self.threads = threads
+        self.compact = compact
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case name, game, rules, map, seats, entrants, format, candidate, blocks, seed, threads
+        case name, game, rules, map, seats, entrants, format, candidate, blocks, seed, threads, compact
     }
 
     static let nameRule = "1 to 64 characters from A-Z a-z 0-9 . _ - not starting with '.'"
@@ -126,6 +134,8 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
         let threadsAccepted = "an integer in 0...\(RunOptions.maxThreads) (0 = all cores)"
         threads = try c.optional(Int.self, .threads, expected: threadsAccepted) ?? d.threads
         guard (0...RunOptions.maxThreads).contains(threads) else { throw c.error(.threads, .expected(threadsAccepted)) }
+
+        compact = try c.optional(Bool.self, .compact, expected: "true or false") ?? d.compact
 
         try checkCandidate(c)
     }

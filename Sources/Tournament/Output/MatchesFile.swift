@@ -105,13 +105,15 @@ struct MatchRow: Sendable {
     var forfeit: ForfeitKind?
 }
 
-/// Reads `matches.csv` block by block in fixed-size chunks (memory does not grow with
-/// the file), checking every row against the plan's schedule.
+/// Reads `matches.csv` (or the rows of `matches.csv.gz`) block by block in fixed-size
+/// chunks (memory does not grow with the file), checking every row against the plan's
+/// schedule.
 final class MatchesReader {
     let path: String
     let layout: MatchesLayout
     private let entrantIndex: [String: Int]
-    private let handle: FileHandle
+    /// The file's rows as bytes; offsets and lengths here count them (decompressed).
+    let source: MatchesSource
     private let expected: ShardBlocks?
     private var pending = Data()
     /// Index in `pending` of the first unread byte.
@@ -126,18 +128,21 @@ final class MatchesReader {
     /// Complete blocks read so far.
     private(set) var blocksRead = 0
 
-    /// Opens the file and checks its header.
-    /// - Parameter blocks: the blocks expected, in order (a shard's blocks, or all); a
-    ///   block out of this order is an error, not a tail.
-    init(path: String, layout: MatchesLayout, expecting blocks: ShardBlocks? = nil) throws(InputError) {
+    /// Opens the file (compact when its name ends in `.gz`) and checks its header.
+    /// - Parameters:
+    ///   - blocks: the blocks expected, in order (a shard's blocks, or all); a block out
+    ///     of this order is an error, not a tail.
+    ///   - acceptsCorruptTail: compact: end at a member zlib refuses instead of throwing
+    ///     (``MatchesSource``).
+    init(path: String, layout: MatchesLayout, expecting blocks: ShardBlocks? = nil,
+         acceptsCorruptTail: Bool = false) throws(InputError) {
         self.path = path
         self.layout = layout
         expected = blocks
         var index: [String: Int] = [:]
         for (i, entrant) in layout.plan.config.entrants.enumerated() { index[entrant.name] = i }
         entrantIndex = index
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read '\(path)'") }
-        self.handle = handle
+        source = try MatchesSource(path: path, acceptsCorruptTail: acceptsCorruptTail)
         guard let header = try nextLine() else {
             throw InputError("\(path): empty or without a complete header line; expected \(layout.header.joined(separator: ","))")
         }
@@ -146,8 +151,6 @@ final class MatchesReader {
         }
         validLength = header.end
     }
-
-    deinit { try? handle.close() }
 
     /// Bytes after the last complete block: a torn line or an unfinished block.
     var tailLength: Int { offset + (pending.endIndex - cursor) - validLength }
@@ -198,10 +201,7 @@ final class MatchesReader {
                 return (Substring(line), offset)
             }
             guard !atEnd else { return nil }
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw InputError("cannot read '\(path)': \(error.localizedDescription)")
-            }
+            let chunk = try source.read(upToCount: 1 << 20)
             if chunk.isEmpty {
                 atEnd = true
             } else {

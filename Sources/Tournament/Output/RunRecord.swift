@@ -218,8 +218,12 @@ public enum Files {
     /// Appends `bytes` with write(2) straight from the buffer (one call per block, no
     /// copy into `Data`); nil, or what went wrong.
     static func append(_ bytes: [UInt8], to handle: FileHandle) -> String? {
-        let fd = handle.fileDescriptor
-        return bytes.withUnsafeBytes { raw -> String? in
+        append(bytes, to: handle.fileDescriptor)
+    }
+
+    /// Appends `bytes` to the file open as `fd`, as the `FileHandle` form does.
+    static func append(_ bytes: [UInt8], to fd: Int32) -> String? {
+        bytes.withUnsafeBytes { raw -> String? in
             var done = 0
             while done < raw.count {
                 let n = write(fd, raw.baseAddress! + done, raw.count - done)

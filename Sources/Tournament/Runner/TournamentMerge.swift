@@ -2,7 +2,8 @@ import Foundation
 import LabCore
 
 /// Combines the folders of a sharded run into the folder one whole run would have
-/// written: `matches.csv` and the summaries byte for byte.
+/// written: `matches.csv` and the summaries byte for byte. The merged rows are compact
+/// (`matches.csv.gz`, the same rows) when any shard's are.
 public enum TournamentMerge {
     /// The config a results folder was made from (its `run.json`), with `threads` 0.
     public static func config(of directory: String) throws(InputError) -> TournamentConfig {
@@ -50,9 +51,13 @@ public enum TournamentMerge {
         var readers: [MatchesReader] = []
         for index in 1...count {
             let shard = try Shard(index: index, count: count)
-            readers.append(try MatchesReader(path: byIndex[index]!.path + "/matches.csv", layout: layout,
-                                             expecting: plan.schedule.blocks(shard: shard)))
+            let folder = byIndex[index]!.path
+            guard let rows = try MatchesFormat.path(in: folder) else {
+                throw InputError("\(folder): no matches.csv or matches.csv.gz; a finished shard has one")
+            }
+            readers.append(try MatchesReader(path: rows, layout: layout, expecting: plan.schedule.blocks(shard: shard)))
         }
+        let format: MatchesFormat = readers.contains { $0.source.format == .compact } ? .compact : .plain
         // Held, with a killed or refused merge's half-written files dropped.
         let (lock, contents) = try TournamentRunner.hold(directory)
         defer { withExtendedLifetime(lock) {} }
@@ -63,31 +68,28 @@ public enum TournamentMerge {
 
         // Blocks come back in run order by taking them from the shards in turn.
         let started = RunRecord.now()
-        let path = directory + "/matches.csv"
-        let partial = path + ".partial"
-        guard FileManager.default.createFile(atPath: partial, contents: Data(layout.headerLine.utf8)) else {
-            throw InputError("cannot write \(partial)")
-        }
+        let path = directory + "/" + format.fileName
+        let partial = path + Files.partialSuffix
         // Whatever stops the merge before the rename, the half-written file goes with it.
         defer { try? FileManager.default.removeItem(atPath: partial) }
-        guard let output = FileHandle(forWritingAtPath: partial) else { throw InputError("cannot write \(partial)") }
-        _ = try? output.seekToEnd()
         var tally = Tally(plan: plan)
-        for block in 0..<plan.schedule.blockCount {
-            let reader = readers[block % count]
-            guard let next = try reader.nextBlock(), next.block == block else {
-                try? output.close()
-                throw InputError("\(reader.path): block \(block) is missing")
+        do {
+            // Written and closed (every member) before the rename.
+            try MatchesWriter.create(partial, format: format, header: layout.headerLine)
+            let output = try MatchesWriter(appendingTo: partial, format: format, compressors: ProcessInfo.processInfo.activeProcessorCount)
+            for block in 0..<plan.schedule.blockCount {
+                let reader = readers[block % count]
+                guard let next = try reader.nextBlock(), next.block == block else {
+                    throw InputError("\(reader.path): block \(block) is missing")
+                }
+                tally.add(block: next.rows)
+                if let problem = output.append(Array(next.text.utf8)) { throw InputError("cannot write \(partial): \(problem)") }
             }
-            tally.add(block: next.rows)
-            do { try output.write(contentsOf: Data(next.text.utf8)) } catch {
-                try? output.close()
-                throw InputError("cannot write \(partial): \(error.localizedDescription)")
-            }
+            if let problem = output.finish() { throw InputError("cannot write \(partial): \(problem)") }
         }
-        try? output.close()
-        for reader in readers where try reader.nextBlock() != nil || reader.tailLength > 0 {
-            throw InputError("\(reader.path): rows after the shard's last block")
+        for reader in readers {
+            if try reader.nextBlock() != nil || reader.tailLength > 0 { throw InputError("\(reader.path): rows after the shard's last block") }
+            if reader.source.damage != nil { throw InputError("\(reader.path): a torn gzip member after the shard's last block") }
         }
         guard rename(partial, path) == 0 else { throw InputError("cannot write \(path): \(String(cString: strerror(errno)))") }
         let table = try TournamentRunner.writeSummaries(tally, to: directory)

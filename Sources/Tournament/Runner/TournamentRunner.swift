@@ -19,18 +19,25 @@ public struct RunOptions: Sendable {
     public var force = false
     public var shard = Shard.whole
     public var quiet = false
+    /// Store the rows compact (`matches.csv.gz`) or not; nil: the config's `compact`, else
+    /// compact above ``MatchesFormat/compactAbove`` matches. A resumed run keeps the format
+    /// its folder holds.
+    public var compact: Bool?
+    /// The rows a compact member gathers (``MatchesFormat/memberBytes``); tests set less.
+    package var memberBytes = MatchesFormat.memberBytes
     /// Seconds between rewrites of run.json while the run plays (its live state, read by
     /// `oplab status`); checked every 16 blocks.
     public var statusInterval: TimeInterval = 2
 
     public init(directory: String? = nil, threads: Int? = nil, resume: Bool = false, force: Bool = false,
-                shard: Shard = .whole, quiet: Bool = false) {
+                shard: Shard = .whole, quiet: Bool = false, compact: Bool? = nil) {
         self.directory = directory
         self.threads = threads
         self.resume = resume
         self.force = force
         self.shard = shard
         self.quiet = quiet
+        self.compact = compact
     }
 }
 
@@ -47,11 +54,13 @@ public struct RunResult: Sendable {
     public var notes: [String]
 }
 
-/// Runs a tournament plan into a results folder: `matches.csv` streamed block by block,
-/// then `summary.csv`, `pairwise.csv`, `ratings.csv` and `run.json`.
+/// Runs a tournament plan into a results folder: `matches.csv` (or compact,
+/// `matches.csv.gz`) streamed block by block, then `summary.csv`, `pairwise.csv`,
+/// `ratings.csv` and `run.json`.
 public enum TournamentRunner {
     /// The files every run writes, in the order they are finished (a game with a board
-    /// adds its counts file, ``files(of:)``).
+    /// adds its counts file, ``files(of:)``; a compact run writes `matches.csv.gz` for
+    /// `matches.csv`).
     public static let files = ["matches.csv", "summary.csv", "pairwise.csv", "ratings.csv", RunRecord.fileName]
 
     /// The folder of the external bots' logs in a results folder (`bots/ENTRANT.log`).
@@ -90,7 +99,6 @@ public enum TournamentRunner {
                            onBlock: ((_ block: Int, _ scores: [Double?]) -> Bool)? = nil) throws(InputError) -> RunResult {
         let directory = directory(for: plan, options: options)
         let layout = MatchesLayout(plan: plan)
-        let matchesPath = directory + "/matches.csv"
         let shardBlocks = plan.schedule.blocks(shard: options.shard)
         let resolved = ResolvedConfig(plan.config)
         let threads = options.threads.map { $0 == 0 ? ProcessInfo.processInfo.activeProcessorCount : $0 }
@@ -104,6 +112,16 @@ public enum TournamentRunner {
         // External bots quit (or are killed) when the run ends, however it ends.
         defer { plan.resources?.close() }
         let existing = !contents.isEmpty
+        // A resumed run keeps the format of the rows its folder holds.
+        var format = MatchesFormat.forNewRun(plan, option: options.compact)
+        if existing && options.resume, let present = try MatchesFormat.present(in: directory) {
+            if let compact = options.compact, compact != (present == .compact) {
+                notes.append("\(compact ? "--compact" : "--no-compact") does not apply: \(directory) holds \(present.fileName), "
+                    + "and a resumed run keeps its format")
+            }
+            format = present
+        }
+        let matchesPath = directory + "/" + format.fileName
         var done = 0
         // The summaries' totals: the file's blocks on resume, then each block as it is
         // appended (the same rows, in the same order, so the same bytes come out).
@@ -119,12 +137,9 @@ public enum TournamentRunner {
             guard record.shard == options.shard.description else {
                 throw InputError("\(directory) holds shard \(record.shard), not \(options.shard)")
             }
-            let reader = try MatchesReader(path: matchesPath, layout: layout, expecting: shardBlocks)
+            let reader = try MatchesReader(path: matchesPath, layout: layout, expecting: shardBlocks, acceptsCorruptTail: true)
             while let block = try reader.nextBlock() { tally.add(block: block.rows) }
-            if reader.tailLength > 0 {
-                try truncate(matchesPath, to: reader.validLength)
-                notes.append("dropped \(reader.tailLength) bytes of an unfinished block at the end of matches.csv")
-            }
+            if let note = try cutTail(of: reader) { notes.append(note) }
             done = reader.blocksRead
             resumedAt = done
             startedAt = record.started
@@ -148,7 +163,7 @@ public enum TournamentRunner {
             } else if options.resume {
                 notes.append("warning: --resume: \(directory) holds no run yet; starting it")
             }
-            try Files.writeAtomically(layout.headerLine, to: matchesPath)
+            try MatchesWriter.create(matchesPath, format: format, header: layout.headerLine)
         }
         announce(notes)
         plan.resources?.open(resultsFolder: directory)
@@ -162,9 +177,7 @@ public enum TournamentRunner {
         try record.write(to: directory)
 
         // 2. The blocks still to play, in parallel, appended in order.
-        guard let output = FileHandle(forWritingAtPath: matchesPath) else { throw InputError("cannot open \(matchesPath) for writing") }
-        defer { try? output.close() }
-        _ = try? output.seekToEnd()
+        let output = try MatchesWriter(appendingTo: matchesPath, format: format, compressors: threads, memberBytes: options.memberBytes)
         var times = DecisionTimes(records: earlier?.decisionTimes ?? [], entrants: plan.entrantNames)
         let progress = Progress(total: shardBlocks.count, done: done, entrants: plan.entrantNames, quiet: options.quiet,
                                 score: tally.score, played: tally.matches)
@@ -191,7 +204,7 @@ public enum TournamentRunner {
                                layout.playBlock(block, master: master, seatings: seatings[min(worker, seatings.count - 1)], buffer: &buffer)
                            },
                            emit: { _, played in
-                               if let problem = Files.append(played.bytes, to: output) {
+                               if let problem = output.append(played.bytes) {
                                    failure = InputError("cannot append to \(matchesPath): \(problem)")
                                    return false
                                }
@@ -248,7 +261,11 @@ public enum TournamentRunner {
                                return true
                            })
         progress.finish()
+        // The rows gathered for a compact member are whole blocks: written whatever
+        // stopped the run.
+        let unwritten = output.finish()
         if let failure { throw failure }
+        if let unwritten { throw InputError("cannot append to \(matchesPath): \(unwritten)") }
         let seconds = Date().timeIntervalSince(clock)
 
         // 3. The summaries.
@@ -308,7 +325,7 @@ public enum TournamentRunner {
     ///   something a run of `plan` does not write (a run killed between its first file and
     ///   `run.json` leaves only its own files, and is one).
     static func clear(_ directory: String, contents: [String], plan: TournamentPlan) throws(InputError) {
-        let known = files(of: plan) + ["report.html", "findings.csv", botLogs]
+        let known = files(of: plan) + [MatchesFormat.compact.fileName, "report.html", "findings.csv", botLogs]
         guard contents.contains(RunRecord.fileName) || contents.allSatisfy(known.contains) else {
             throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
                 + "replaces only results; choose another --out, or empty the folder")
@@ -321,6 +338,40 @@ public enum TournamentRunner {
     static func announce(_ notes: [String]) {
         for note in notes {
             FileHandle.standardError.write(Data((note + "\n").utf8))
+        }
+    }
+
+    /// Cuts what follows the last complete block of a file read to its end by `reader`:
+    /// a torn line or unfinished block of `matches.csv`; a torn or corrupt last gzip member
+    /// of `matches.csv.gz` (its blocks are played again). Returns what was dropped, for
+    /// the notes; nil when nothing was.
+    /// - Throws: when a complete member ends inside a block (oplab's members hold whole
+    ///   blocks), or the file cannot be truncated.
+    static func cutTail(of reader: MatchesReader) throws(InputError) -> String? {
+        let path = reader.path
+        switch reader.source.format {
+        case .plain:
+            guard reader.tailLength > 0 else { return nil }
+            try truncate(path, to: reader.validLength)
+            return "dropped \(reader.tailLength) bytes of an unfinished block at the end of matches.csv"
+        case .compact:
+            guard reader.tailLength == 0 else {
+                throw InputError("\(path): its complete gzip members end inside a block (after block \(reader.blocksRead) of the "
+                    + "file): oplab's members hold whole blocks, so this is not a file a run wrote; pass --force to start over")
+            }
+            let length: Int
+            do { length = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0 } catch {
+                throw InputError("cannot read \(path): \(error.localizedDescription)")
+            }
+            let kept = reader.source.completeLength
+            guard length > kept else { return nil }
+            try truncate(path, to: kept)
+            return switch reader.source.damage {
+            case .corrupt(let why):
+                "dropped \(length - kept) bytes from a damaged gzip member (\(why)) to the end of matches.csv.gz; their blocks are played again"
+            case .torn, nil:
+                "dropped \(length - kept) bytes of a torn gzip member at the end of matches.csv.gz; its blocks are played again"
+            }
         }
     }
 

@@ -8,8 +8,9 @@ public struct TournamentSnapshot: Sendable {
     /// Complete blocks read, and the blocks of the run (or shard).
     public var blocksDone: Int
     public var blocks: Int
-    /// The bytes of `matches.csv` that hold those blocks (header included); what follows
-    /// is an unfinished block, or blocks written since.
+    /// The bytes of rows (of `matches.csv`, or unpacked from `matches.csv.gz`) that hold
+    /// those blocks, header included; what follows is an unfinished block, or blocks
+    /// written since.
     public var matchesLength: Int
 
     /// Reads the complete blocks of `directory`'s `matches.csv` (a run of `plan`) and
@@ -23,8 +24,10 @@ public struct TournamentSnapshot: Sendable {
         do { shard = try Shard.parse(record.shard, environment: [:]) } catch {
             throw InputError("\(directory)/\(RunRecord.fileName): shard '\(record.shard)' is not K/N")
         }
-        let reader = try MatchesReader(path: directory + "/matches.csv", layout: MatchesLayout(plan: plan),
-                                       expecting: plan.schedule.blocks(shard: shard))
+        // matches.csv or matches.csv.gz; a member being written is a torn tail, not damage.
+        let file = try MatchesFormat.present(in: directory)?.fileName ?? "matches.csv"
+        let reader = try MatchesReader(path: directory + "/" + file, layout: MatchesLayout(plan: plan),
+                                       expecting: plan.schedule.blocks(shard: shard), acceptsCorruptTail: true)
         var tally = Tally(plan: plan)
         while let block = try reader.nextBlock() { tally.add(block: block.rows) }
         _ = try TournamentRunner.writeSummaries(tally, to: folder)
