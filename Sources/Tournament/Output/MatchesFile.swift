@@ -115,6 +115,7 @@ final class MatchesReader {
     /// The file's rows as bytes; offsets and lengths here count them (decompressed).
     let source: MatchesSource
     private let expected: ShardBlocks?
+    private let keepsText: Bool
     private var pending = Data()
     /// Index in `pending` of the first unread byte.
     private var cursor = 0
@@ -134,8 +135,11 @@ final class MatchesReader {
     ///     of this order is an error, not a tail.
     ///   - acceptsCorruptTail: compact: end at a member zlib refuses instead of throwing
     ///     (``MatchesSource``).
+    ///   - keepsText: keep each block's raw text for ``nextBlock()`` (a merge copies it);
+    ///     without, the text is empty and reading is faster.
     init(path: String, layout: MatchesLayout, expecting blocks: ShardBlocks? = nil,
-         acceptsCorruptTail: Bool = false) throws(InputError) {
+         acceptsCorruptTail: Bool = false, keepsText: Bool = false) throws(InputError) {
+        self.keepsText = keepsText
         self.path = path
         self.layout = layout
         expected = blocks
@@ -155,8 +159,8 @@ final class MatchesReader {
     /// Bytes after the last complete block: a torn line or an unfinished block.
     var tailLength: Int { offset + (pending.endIndex - cursor) - validLength }
 
-    /// The next complete block: its number, rows and raw text (with newlines); nil at the
-    /// end of the file, leaving any torn tail unread.
+    /// The next complete block: its number, rows and raw text (with newlines; empty unless
+    /// the reader keeps text); nil at the end of the file, leaving any torn tail unread.
     /// - Throws: when a complete line is malformed or out of place.
     func nextBlock() throws(InputError) -> (block: Int, rows: [MatchRow], text: Substring)? {
         var rows: [MatchRow] = []
@@ -174,8 +178,10 @@ final class MatchesReader {
                 }
             }
             rows.append(row)
-            text += line.text
-            text += "\n"
+            if keepsText {
+                text += line.text
+                text += "\n"
+            }
             if rows.count == rowsPerBlock {
                 try checkBlock(rows, line: lineNumber)
                 nextExpected += 1
@@ -191,12 +197,14 @@ final class MatchesReader {
     /// a torn line (or nothing) is left.
     private func nextLine() throws(InputError) -> (text: Substring, end: Int)? {
         while true {
-            if let newline = pending[cursor...].firstIndex(of: 0x0A) {
+            // Locals, so the search pays no exclusivity check per access of the class's state.
+            let (bytes, start) = (pending, cursor)
+            if let newline = bytes[start...].firstIndex(of: 0x0A) {
                 lineNumber += 1
-                guard let line = String(data: pending[cursor..<newline], encoding: .utf8) else {
+                guard let line = String(data: bytes[start..<newline], encoding: .utf8) else {
                     throw InputError("\(path):\(lineNumber): not UTF-8 text")
                 }
-                offset += newline + 1 - cursor
+                offset += newline + 1 - start
                 cursor = newline + 1
                 return (Substring(line), offset)
             }
@@ -206,7 +214,7 @@ final class MatchesReader {
                 atEnd = true
             } else {
                 // Keep only the unread part, once per chunk.
-                pending = Data(pending[cursor...]) + chunk
+                pending = Data(bytes[start...]) + chunk
                 cursor = pending.startIndex
             }
         }
@@ -214,8 +222,20 @@ final class MatchesReader {
 
     /// Parses and checks one complete row.
     private func parse(_ line: Substring, number: Int) throws(InputError) -> MatchRow {
-        let at = "\(path):\(number)"
-        guard let f = CSV.fields(line), f.count == layout.header.count else {
+        // Where, for an error only: built on every row it would cost more than the parse.
+        var at: String { "\(path):\(number)" }
+        // An unquoted line (every line the lab writes, but for names with commas or quotes)
+        // splits at its commas byte by byte; a quoted one goes through the CSV reader.
+        let f: [Substring]
+        if line.utf8.contains(UInt8(ascii: "\"")) {
+            guard let fields = CSV.fields(line) else {
+                throw InputError("\(at): expected \(layout.header.count) fields (\(layout.header.joined(separator: ",")))")
+            }
+            f = fields.map { Substring($0) }
+        } else {
+            f = line.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { Substring($0) }
+        }
+        guard f.count == layout.header.count else {
             throw InputError("\(at): expected \(layout.header.count) fields (\(layout.header.joined(separator: ",")))")
         }
         func int(_ i: Int) throws(InputError) -> Int {
@@ -223,13 +243,13 @@ final class MatchesReader {
             return v
         }
         guard f[0] == layout.plan.config.name else { throw InputError("\(at): run '\(f[0])' is not this run ('\(layout.plan.config.name)')") }
-        guard let entrant = entrantIndex[f[5]] else { throw InputError("\(at): column entrant: unknown entrant '\(f[5])'") }
-        guard let result = SeatResult(rawValue: f[9]) else {
+        guard let entrant = entrantIndex[String(f[5])] else { throw InputError("\(at): column entrant: unknown entrant '\(f[5])'") }
+        guard let result = SeatResult(rawValue: String(f[9])) else {
             throw InputError("\(at): column outcome: '\(f[9])'; expected win, draw or loss")
         }
         var forfeit: ForfeitKind?
         if !f[12].isEmpty {
-            guard let kind = ForfeitKind(rawValue: f[12]) else {
+            guard let kind = ForfeitKind(rawValue: String(f[12])) else {
                 throw InputError("\(at): column forfeit: '\(f[12])'; expected nothing or one of \(ForfeitKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             forfeit = kind
@@ -238,7 +258,7 @@ final class MatchesReader {
         if let spec = layout.plan.boardCounts {
             let first = MatchesLayout.fixedColumns.count + layout.plan.columns.count
             for i in first..<(first + spec.counts.count) {
-                guard let set = spec.elementSet(hex: f[i]) else {
+                guard let set = spec.elementSet(hex: String(f[i])) else {
                     throw InputError("\(at): column \(layout.header[i]): '\(f[i])'; expected \(spec.accepted)")
                 }
                 marks.append(set)

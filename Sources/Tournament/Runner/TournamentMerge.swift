@@ -55,7 +55,8 @@ public enum TournamentMerge {
             guard let rows = try MatchesFormat.path(in: folder) else {
                 throw InputError("\(folder): no matches.csv or matches.csv.gz; a finished shard has one")
             }
-            readers.append(try MatchesReader(path: rows, layout: layout, expecting: plan.schedule.blocks(shard: shard)))
+            readers.append(try MatchesReader(path: rows, layout: layout, expecting: plan.schedule.blocks(shard: shard),
+                                             keepsText: true))
         }
         let format: MatchesFormat = readers.contains { $0.source.format == .compact } ? .compact : .plain
         // Held, with a killed or refused merge's half-written files dropped.
