@@ -3,7 +3,7 @@ import LabCore
 
 /// The version written into `run.json`.
 public enum OpponentLabVersion {
-    public static let string = "0.6.0"
+    public static let string = "0.7.0"
 }
 
 /// `run.json`: the resolved config and everything about a run that is not deterministic
