@@ -143,10 +143,19 @@ struct CLITests {
 /// Runs the built `oplab` with `arguments`, from `directory` (the package root unless
 /// a test says otherwise).
 func runArray(_ arguments: [String], in directory: String = packageRoot) throws -> Run {
+    let run = try runProcess(try oplabBinary(), arguments, in: directory)
+    return Run(status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: run.stderr)
+}
+
+/// Runs `executable` with `arguments` from `directory` (with `environment` when given,
+/// else this process's) and waits: its status, its stdout as bytes, its stderr as text.
+func runProcess(_ executable: String, _ arguments: [String], in directory: String = packageRoot,
+                environment: [String: String]? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try oplabBinary())
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    if let environment { process.environment = environment }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -154,5 +163,5 @@ func runArray(_ arguments: [String], in directory: String = packageRoot) throws 
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
 }

@@ -92,21 +92,9 @@ private struct ManifestError: Error, CustomStringConvertible {
 
 /// Runs `executable` with `arguments` from `directory` with exactly `environment`.
 private func runProcess(_ executable: String, _ arguments: [String], in directory: String,
-                environment: [String: String]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    process.environment = environment
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-               stderr: String(decoding: stderr, as: UTF8.self))
+                        environment: [String: String]) throws -> Run {
+    let run = try runProcess(executable, arguments, in: directory, environment: Optional(environment))
+    return Run(status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: run.stderr)
 }
 
 /// This process's environment without what `--shard auto` reads, so that a test run

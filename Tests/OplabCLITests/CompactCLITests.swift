@@ -3,17 +3,7 @@ import Testing
 
 /// Runs `executable ARGUMENTS...` found on PATH, capturing its output bytes.
 private func tool(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
+    try runProcess("/usr/bin/env", arguments)
 }
 
 /// The names of a folder's matches files.
