@@ -125,31 +125,13 @@ enum P {
     /// The package's folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func parse(_ write: (inout JSONWriter) -> Void) throws -> [String: Any] {
-        var json = JSONWriter()
-        write(&json)
-        return try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any])
-    }
+    static func parse(_ write: (inout JSONWriter) -> Void) throws -> [String: Any] { try ProtocolLines.object(write) }
 
-    static func observationBytes(_ state: ConnectFourState, seat: Int) -> [UInt8] {
-        var json = JSONWriter()
-        state.observation(for: seat).writeProtocolObservation(to: &json)
-        return json.bytes
-    }
+    static func observationBytes(_ state: ConnectFourState, seat: Int) -> [UInt8] { ProtocolLines.observationBytes(state, seat: seat) }
 
-    static func line(_ build: (inout JSONWriter) -> Void) -> String {
-        var json = JSONWriter()
-        json.beginObject()
-        build(&json)
-        json.endObject()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
+    static func line(_ build: (inout JSONWriter) -> Void) -> String { ProtocolLines.line(build) }
 
-    static func hello(options: String = "{}") -> String {
-        var json = JSONWriter()
-        C4.game.writeHello(options: Array(options.utf8), to: &json)
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
+    static func hello(options: String = "{}") -> String { ProtocolLines.hello(C4.game, options: options) }
 
     /// A `turn` line of the mover.
     static func turn(_ state: ConnectFourState, match: String) -> String {

@@ -351,31 +351,13 @@ enum P {
         return state
     }
 
-    static func parse(_ write: (inout JSONWriter) throws -> Void) throws -> [String: Any] {
-        var json = JSONWriter()
-        try write(&json)
-        return try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any])
-    }
+    static func parse(_ write: (inout JSONWriter) throws -> Void) throws -> [String: Any] { try ProtocolLines.object(write) }
 
-    static func observationBytes(_ state: QuortexState, seat: Int) -> [UInt8] {
-        var json = JSONWriter()
-        state.observation(for: seat).writeProtocolObservation(to: &json)
-        return json.bytes
-    }
+    static func observationBytes(_ state: QuortexState, seat: Int) -> [UInt8] { ProtocolLines.observationBytes(state, seat: seat) }
 
-    static func line(_ build: (inout JSONWriter) -> Void) -> String {
-        var json = JSONWriter()
-        json.beginObject()
-        build(&json)
-        json.endObject()
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
+    static func line(_ build: (inout JSONWriter) -> Void) -> String { ProtocolLines.line(build) }
 
-    static func hello(_ game: QuortexGame, options: String = "{}") -> String {
-        var json = JSONWriter()
-        game.writeHello(options: Array(options.utf8), to: &json)
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
+    static func hello(_ game: QuortexGame, options: String = "{}") -> String { ProtocolLines.hello(game, options: options) }
 
     static func turn(_ game: QuortexGame, _ state: QuortexState, match: String) -> String {
         line { json in
