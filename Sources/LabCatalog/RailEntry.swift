@@ -63,6 +63,22 @@ struct RailEntry: GameEntry {
         StrategyEntry(name: "shipped-cpu", summary: "the app's CPU as shipped: build first, else draw a mission, else a card") { _, _ in
             { context in RailShippedCPU(seed: context.seed) }
         },
+        StrategyEntry(
+            name: "planner",
+            summary: "a CPU that builds toward its missions: the cheapest open route of each active mission (its own railroads free, "
+                + "others' closed); knobs from below the documented CPU to well above it; its blunder rate is epsilon",
+            parameters: [
+                ParameterSpec("focus", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultFocus),
+                              "chance of building on a mission's route when it can (0: builds at random like the documented CPU)"),
+                ParameterSpec("missionDraw", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultMissionDraw),
+                              "chance of drawing a mission when it holds fewer than 2"),
+                ParameterSpec("hoard", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultHoard),
+                              "chance of drawing a card, to save for the route, when no route railroad is buildable yet"),
+            ]
+        ) { params, _ in
+            let (focus, draw, hoard) = (params.number("focus"), params.number("missionDraw"), params.number("hoard"))
+            return { context in RailPlanner(seed: context.seed, focus: focus, missionDraw: draw, hoard: hoard) }
+        },
     ]
 
     var strategies: [StrategyInfo] { Self.entries.map(\.info) }

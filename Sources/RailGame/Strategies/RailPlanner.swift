@@ -1,0 +1,138 @@
+import LabCore
+
+/// `planner`: a rail CPU that plans routes for its missions, with knobs that span from
+/// below the documented CPU to well above it (README, "Strategies").
+///
+/// Each turn, from its own observation only:
+/// 1. fewer than 2 active missions and a mission deck: draw a mission with probability
+///    `missionDraw`;
+/// 2. with probability `focus`, build a railroad on the cheapest open route of one of its
+///    active missions (shortest by slots: its own railroads cost nothing, a railroad
+///    another seat owns is closed), chosen uniformly among the buildable route railroads
+///    (grey paid with the colour held most);
+/// 3. when a route railroad is wanted but none is buildable: with probability `hoard`
+///    draw a card (saving for the route) instead of building elsewhere;
+/// 4. otherwise as the documented CPU: a uniformly chosen buildable railroad, else a
+///    card, else a mission, else pass.
+/// Its blunder rate is the `epsilon` every strategy takes. Allocation-free once warm:
+/// the route search works in buffers kept between turns.
+public final class RailPlanner: Strategy {
+    public typealias G = RailGame
+
+    public static let defaultFocus = 0.9
+    public static let defaultMissionDraw = 0.7
+    public static let defaultHoard = 0.5
+
+    public let focus: Double
+    public let missionDraw: Double
+    public let hoard: Double
+    private var rng: LabRandom
+    /// Route search buffers: per city its distance and the railroad it was reached by.
+    private var distance: [Int] = []
+    private var via: [Int] = []
+
+    public init(seed: UInt64, focus: Double = RailPlanner.defaultFocus, missionDraw: Double = RailPlanner.defaultMissionDraw,
+                hoard: Double = RailPlanner.defaultHoard) {
+        rng = LabRandom(seed: seed)
+        self.focus = focus
+        self.missionDraw = missionDraw
+        self.hoard = hoard
+    }
+
+    public func chooseAction(_ observation: RailObservation, legal: ActionBuffer) -> Int {
+        let missionLegal = RailCPU.has(legal, RailAction.drawMission)
+        var active = 0
+        for k in 0..<RailTable.slotsPerSeat where !observation.ownSlots[k].isEmpty && !observation.ownSlots[k].completed { active += 1 }
+        if missionLegal && active < RailTable.slotsPerSeat && rng.chance(missionDraw) { return RailAction.drawMission }
+        let wanted = routeRailroads(observation)
+        if wanted != 0 && rng.chance(focus) {
+            if let build = Self.build(among: wanted, observation, legal: legal, rng: &rng) { return build }
+            if RailCPU.has(legal, RailAction.drawCard) && rng.chance(hoard) { return RailAction.drawCard }
+        }
+        if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) { return build }
+        if RailCPU.has(legal, RailAction.drawCard) { return RailAction.drawCard }
+        return missionLegal ? RailAction.drawMission : RailAction.pass
+    }
+
+    /// A build of a railroad in `wanted` (bit r: railroad r), chosen uniformly among the
+    /// buildable ones; nil when none is.
+    static func build(among wanted: UInt128, _ observation: RailObservation, legal: ActionBuffer, rng: inout LabRandom) -> Int? {
+        var count = 0, last = -1
+        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
+            let r = RailAction.railroad(of: legal[i])
+            if r != last && wanted >> UInt128(r) & 1 == 1 { count += 1 }
+            last = r
+        }
+        guard count > 0 else { return nil }
+        var pick = rng.uniform(count)
+        last = -1
+        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
+            let r = RailAction.railroad(of: legal[i])
+            defer { last = r }
+            guard r != last, wanted >> UInt128(r) & 1 == 1 else { continue }
+            if pick > 0 { pick -= 1; continue }
+            guard observation.map.railroads[r].colour == .grey else { return legal[i] }
+            return RailAction.build(r, pay: RailCPU.mostHeldColour(observation))
+        }
+        return nil
+    }
+
+    /// The railroads still to build on the cheapest open route of each active mission
+    /// (bit r: railroad r); 0 when every route is done or closed.
+    func routeRailroads(_ observation: RailObservation) -> UInt128 {
+        var wanted: UInt128 = 0
+        for k in 0..<RailTable.slotsPerSeat {
+            let m = observation.ownSlots[k]
+            guard !m.isEmpty, !m.completed else { continue }
+            wanted |= route(observation, from: Int(m.from), to: Int(m.to))
+        }
+        return wanted
+    }
+
+    /// Dijkstra over the cities (at most 64): a railroad the seat owns costs 0, an unowned
+    /// one its length unless the seat owns its twin (a double is built once), one another
+    /// seat owns is closed. Returns the unowned railroads of the cheapest route.
+    /// - Complexity: O(cities² + railroads); allocation-free once the buffers are sized.
+    func route(_ observation: RailObservation, from: Int, to: Int) -> UInt128 {
+        let map = observation.map, seat = observation.seat
+        let cities = map.cities.count
+        if distance.count < cities {
+            distance = Array(repeating: 0, count: cities)
+            via = Array(repeating: 0, count: cities)
+        }
+        for c in 0..<cities { distance[c] = Int.max; via[c] = -1 }
+        distance[from] = 0
+        var done: UInt64 = 0
+        while true {
+            var city = -1, best = Int.max
+            for c in 0..<cities where done >> UInt64(c) & 1 == 0 && distance[c] < best { best = distance[c]; city = c }
+            guard city >= 0, city != to else { break }
+            done |= 1 << UInt64(city)
+            for (r, road) in map.railroads.enumerated() where road.from == city || road.to == city {
+                let owner = observation.owner(of: r)
+                let cost: Int
+                if owner == seat {
+                    cost = 0
+                } else if owner != nil || (road.twin >= 0 && observation.owner(of: road.twin) == seat) {
+                    continue
+                } else {
+                    cost = road.length
+                }
+                let next = road.from == city ? road.to : road.from
+                if best + cost < distance[next] {
+                    distance[next] = best + cost
+                    via[next] = r
+                }
+            }
+        }
+        guard distance[to] != Int.max else { return 0 }
+        var wanted: UInt128 = 0
+        var city = to
+        while city != from, via[city] >= 0 {
+            let r = via[city], road = map.railroads[r]
+            if observation.owner(of: r) == nil { wanted |= 1 << UInt128(r) }
+            city = road.from == city ? road.to : road.from
+        }
+        return wanted
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LabCore
+import Testing
+@testable import RailGame
+
+/// `planner`: each knob does what it says, on varied states from random play.
+@Suite("The planner CPU")
+struct PlannerTests {
+    static func states() throws -> [RailState] {
+        try CPUTests.decisionStates(300, seats: 2, prepare: { _ in }, keep: { _ in true })
+    }
+
+    @Test("focus 1: whenever a route railroad is buildable, it builds one; every wanted railroad is unowned")
+    func focusBuildsOnTheRoute() throws {
+        let planner = RailPlanner(seed: 3, focus: 1, missionDraw: 0, hoard: 0)
+        var buffer = ActionBuffer()
+        var checked = 0
+        for state in try Self.states() {
+            let observation = state.observation(for: state.currentSeat)
+            let wanted = planner.routeRailroads(observation)
+            for r in 0..<observation.map.railroads.count where wanted >> UInt128(r) & 1 == 1 {
+                #expect(observation.owner(of: r) == nil, "railroad \(r) is owned yet wanted")
+            }
+            state.legalActions(into: &buffer)
+            let buildable = (0..<buffer.count).contains { RailAction.isBuild(buffer[$0]) && wanted >> UInt128(RailAction.railroad(of: buffer[$0])) & 1 == 1 }
+            guard buildable else { continue }
+            let action = planner.chooseAction(observation, legal: buffer)
+            #expect(RailAction.isBuild(action) && wanted >> UInt128(RailAction.railroad(of: action)) & 1 == 1)
+            #expect(buffer.contains(action), "a legal action")
+            checked += 1
+        }
+        try #require(checked >= 20, "only \(checked) states with a buildable route railroad")
+    }
+
+    @Test("missionDraw 1 draws a mission whenever it holds fewer than 2 and may; missionDraw 0 only when nothing else is legal")
+    func missionDraw() throws {
+        var buffer = ActionBuffer()
+        let eager = RailPlanner(seed: 4, focus: 0, missionDraw: 1, hoard: 0)
+        let never = RailPlanner(seed: 4, focus: 0, missionDraw: 0, hoard: 0)
+        var eagerDraws = 0
+        for state in try Self.states() {
+            let observation = state.observation(for: state.currentSeat)
+            state.legalActions(into: &buffer)
+            let legal = (0..<buffer.count).map { buffer[$0] }
+            let active = observation.activeMissions.count
+            if legal.contains(RailAction.drawMission) && active < 2 {
+                #expect(eager.chooseAction(observation, legal: buffer) == RailAction.drawMission)
+                eagerDraws += 1
+            }
+            if never.chooseAction(observation, legal: buffer) == RailAction.drawMission {
+                #expect(!legal.contains(where: RailAction.isBuild) && !legal.contains(RailAction.drawCard))
+            }
+        }
+        try #require(eagerDraws >= 5, "only \(eagerDraws) states to check")
+    }
+
+    @Test("hoard 1: with a route wanted but nothing on it buildable, it draws a card rather than build elsewhere")
+    func hoardDrawsCards() throws {
+        let planner = RailPlanner(seed: 5, focus: 1, missionDraw: 0, hoard: 1)
+        var buffer = ActionBuffer()
+        var checked = 0
+        for state in try Self.states() {
+            let observation = state.observation(for: state.currentSeat)
+            let wanted = planner.routeRailroads(observation)
+            state.legalActions(into: &buffer)
+            let onRoute = (0..<buffer.count).contains { RailAction.isBuild(buffer[$0]) && wanted >> UInt128(RailAction.railroad(of: buffer[$0])) & 1 == 1 }
+            guard wanted != 0, !onRoute, buffer.contains(RailAction.drawCard) else { continue }
+            #expect(planner.chooseAction(observation, legal: buffer) == RailAction.drawCard)
+            checked += 1
+        }
+        try #require(checked >= 10, "only \(checked) states to check")
+    }
+
+    @Test("the same seed and observation give the same choice")
+    func deterministic() throws {
+        let states = try Self.states()
+        let a = CPUTests.choices(RailPlanner(seed: 9), states, decisions: 500)
+        let b = CPUTests.choices(RailPlanner(seed: 9), states, decisions: 500)
+        #expect(a.map(\.action) == b.map(\.action))
+    }
+}
