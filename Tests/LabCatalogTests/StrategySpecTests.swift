@@ -41,10 +41,10 @@ struct StrategySpecTests {
 
 @Suite("Catalog")
 struct CatalogTests {
-    @Test("The rail game lists random, heuristic and shipped-cpu, the searches over them, the model's greedy player, then external bots")
+    @Test("The rail game lists random, heuristic, shipped-cpu and planner, the searches over them, the model's greedy player, then external bots")
     func railStrategies() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "mcts", "mcts-perfect", "blas-greedy", "external"])
+        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "planner", "mcts", "mcts-perfect", "blas-greedy", "external"])
         let external = try #require(rail.strategies.first { $0.name == "external" })
         #expect(external.parameters.map(\.name) == ["command", "timeout", "startup", "epsilon"])
         #expect(external.parameters.map(\.defaultValue) == ["", "2000", "10000", "0"])
@@ -55,7 +55,7 @@ struct CatalogTests {
         let greedy = try #require(rail.strategies.first { $0.name == "blas-greedy" })
         #expect(greedy.parameters.map(\.name) == ["model", "samples", "epsilon"])
         #expect(greedy.parameters.map(\.defaultValue) == ["shipped", "8", "0"])
-        #expect(mcts.parameters[3].accepted == "one of random, heuristic, shipped-cpu")
+        #expect(mcts.parameters[3].accepted == "one of random, heuristic, shipped-cpu, planner")
         // A search cannot roll out with itself, and a budget must be positive.
         #expect(throws: InputError.self) { try Catalog.validate("mcts(rollout=mcts)", for: rail) }
         #expect(throws: InputError.self) { try Catalog.validate("mcts(iterations=0)", for: rail) }
@@ -80,7 +80,7 @@ struct CatalogTests {
     @Test("Unknown strategies and parameters, and bad values, name what is accepted")
     func strategyErrors() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu, mcts, mcts-perfect, blas-greedy, external")) {
+        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu, planner, mcts, mcts-perfect, blas-greedy, external")) {
             try Catalog.validate("alphazero", for: rail)
         }
         #expect(throws: InputError("strategy heuristic: unknown parameter 'depth'; accepted: missionProbability (number in 0...1, default 0.7); epsilon (number in 0...1, default 0)")) {
