@@ -24,7 +24,8 @@ public struct SPSA: Sendable {
         /// of perturbation: a step moves a parameter by `a_k * (s+ - s-) / (2 c_k)` of its
         /// range. Default 1.
         public var a: Double
-        /// The perturbation at the first iteration, as a fraction of each range. Default 0.1.
+        /// The perturbation at the first iteration, as a fraction of each range. Default 0.2
+        /// (0.12 after 200 iterations).
         public var c: Double
         /// The stability constant `A`; `nil` takes 10 % of the iterations (fishtest's habit).
         public var stability: Double?
@@ -33,7 +34,7 @@ public struct SPSA: Sendable {
         /// The perturbation decay exponent; default 0.101 (Spall's, fishtest's).
         public var gamma: Double
 
-        public init(iterations: Int = 200, a: Double = 1, c: Double = 0.1, stability: Double? = nil,
+        public init(iterations: Int = 200, a: Double = 1, c: Double = 0.2, stability: Double? = nil,
                     alpha: Double = 0.602, gamma: Double = 0.101) {
             self.iterations = iterations
             self.a = a
