@@ -134,42 +134,10 @@ enum P {
     static func hello(options: String = "{}") -> String { ProtocolLines.hello(C4.game, options: options) }
 
     /// A `turn` line of the mover.
-    static func turn(_ state: ConnectFourState, match: String) -> String {
-        line { json in
-            json.member("type", "turn")
-            json.member("match", match)
-            json.member("turn", state.turn)
-            json.member("seat", state.currentSeat)
-            json.key("observation")
-            state.observation(for: state.currentSeat).writeProtocolObservation(to: &json)
-            json.key("legal")
-            json.beginArray()
-            for action in C4.legal(state) {
-                json.beginObject()
-                json.member("id", action)
-                json.key("action")
-                C4.game.writeProtocolAction(action, to: &json)
-                json.member("text", C4.game.protocolText(of: action))
-                json.endObject()
-            }
-            json.endArray()
-            json.key("time")
-            json.beginObject()
-            json.member("move_ms", 2000)
-            json.endObject()
-        }
-    }
+    static func turn(_ state: ConnectFourState, match: String) -> String { ProtocolLines.turn(C4.game, state, match: match) }
 
     static func played(seat: Int, action: Int, match: String) -> String {
-        line { json in
-            json.member("type", "played")
-            json.member("match", match)
-            json.member("seat", seat)
-            json.member("id", action)
-            json.key("action")
-            C4.game.writeProtocolAction(action, to: &json)
-            json.member("text", C4.game.protocolText(of: action))
-        }
+        ProtocolLines.played(C4.game, seat: seat, action: action, match: match)
     }
 
     /// Validates each of `lines` against docs/schemas/connect4/SCHEMA.schema.json with

@@ -42,4 +42,47 @@ public enum ProtocolLines {
         game.writeHello(options: Array(options.utf8), to: &json)
         return String(decoding: json.bytes, as: UTF8.self)
     }
+
+    /// The `turn` line of `state`'s mover: the observation, every legal action (id, object,
+    /// text) and a 2,000 ms move budget.
+    public static func turn<G: ProtocolGame>(_ game: G, _ state: G.State, match: String) -> String {
+        var legal = ActionBuffer()
+        state.legalActions(into: &legal)
+        return line { json in
+            json.member("type", "turn")
+            json.member("match", match)
+            json.member("turn", state.turn)
+            json.member("seat", state.currentSeat)
+            json.key("observation")
+            state.observation(for: state.currentSeat).writeProtocolObservation(to: &json)
+            json.key("legal")
+            json.beginArray()
+            for i in 0..<legal.count {
+                json.beginObject()
+                json.member("id", legal[i])
+                json.key("action")
+                game.writeProtocolAction(legal[i], to: &json)
+                json.member("text", game.protocolText(of: legal[i]))
+                json.endObject()
+            }
+            json.endArray()
+            json.key("time")
+            json.beginObject()
+            json.member("move_ms", 2000)
+            json.endObject()
+        }
+    }
+
+    /// The `played` line of `seat`'s `action`.
+    public static func played<G: ProtocolGame>(_ game: G, seat: Int, action: Int, match: String) -> String {
+        line { json in
+            json.member("type", "played")
+            json.member("match", match)
+            json.member("seat", seat)
+            json.member("id", action)
+            json.key("action")
+            game.writeProtocolAction(action, to: &json)
+            json.member("text", game.protocolText(of: action))
+        }
+    }
 }

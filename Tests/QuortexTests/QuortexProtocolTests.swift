@@ -360,41 +360,11 @@ enum P {
     static func hello(_ game: QuortexGame, options: String = "{}") -> String { ProtocolLines.hello(game, options: options) }
 
     static func turn(_ game: QuortexGame, _ state: QuortexState, match: String) -> String {
-        line { json in
-            json.member("type", "turn")
-            json.member("match", match)
-            json.member("turn", state.turn)
-            json.member("seat", state.currentSeat)
-            json.key("observation")
-            state.observation(for: state.currentSeat).writeProtocolObservation(to: &json)
-            json.key("legal")
-            json.beginArray()
-            for action in Q.legal(state) {
-                json.beginObject()
-                json.member("id", action)
-                json.key("action")
-                game.writeProtocolAction(action, to: &json)
-                json.member("text", game.protocolText(of: action))
-                json.endObject()
-            }
-            json.endArray()
-            json.key("time")
-            json.beginObject()
-            json.member("move_ms", 2000)
-            json.endObject()
-        }
+        ProtocolLines.turn(game, state, match: match)
     }
 
     static func played(_ game: QuortexGame, seat: Int, action: Int, match: String) -> String {
-        line { json in
-            json.member("type", "played")
-            json.member("match", match)
-            json.member("seat", seat)
-            json.member("id", action)
-            json.key("action")
-            game.writeProtocolAction(action, to: &json)
-            json.member("text", game.protocolText(of: action))
-        }
+        ProtocolLines.played(game, seat: seat, action: action, match: match)
     }
 
     /// Validates each of `lines` against docs/schemas/quortex/SCHEMA.schema.json with

@@ -35,21 +35,21 @@ public struct RunStatus: Sendable {
         let r = record
         let percent = r.blocks > 0 ? Double(r.blocksDone) / Double(r.blocks) * 100 : 100
         var parts = ["\(directory): \(r.status.rawValue)",
-                     "\(Self.grouped(r.blocksDone))/\(Self.grouped(r.blocks)) blocks (\(FixedPoint.text(percent, digits: 1))%)"]
+                     "\(NumberText.grouped(r.blocksDone))/\(NumberText.grouped(r.blocks)) blocks (\(FixedPoint.text(percent, digits: 1))%)"]
         switch r.status {
         case .running:
-            parts.append("\(Self.grouped(Int(r.matchesPerSecond.rounded()))) matches/s")
+            parts.append("\(NumberText.grouped(Int(r.matchesPerSecond.rounded()))) matches/s")
             parts.append("ETA \(r.etaSeconds.map(Progress.clock) ?? "?")")
         case .complete, .stopped:
-            parts.append("\(Self.grouped(r.matchesDone)) matches")
-            parts.append("last session \(Progress.clock(r.seconds)) at \(Self.grouped(Int(r.matchesPerSecond.rounded()))) matches/s")
+            parts.append("\(NumberText.grouped(r.matchesDone)) matches")
+            parts.append("last session \(Progress.clock(r.seconds)) at \(NumberText.grouped(Int(r.matchesPerSecond.rounded()))) matches/s")
         }
         if let leader = r.leader {
             parts.append("leader \(leader.entrant) \(f(leader.scoreShare)) [\(f(leader.low)), \(f(leader.high))] over "
-                + "\(Self.grouped(leader.matches)) matches")
+                + "\(NumberText.grouped(leader.matches)) matches")
         }
         let forfeits = (r.forfeits ?? []).reduce(0) { $0 + $1.timeout + $1.crash + $1.illegal + $1.malformed }
-        if forfeits > 0 { parts.append("\(Self.grouped(forfeits)) forfeits") }
+        if forfeits > 0 { parts.append("\(NumberText.grouped(forfeits)) forfeits") }
         var text = parts.joined(separator: ", ")
         if isStalled(after: stalledAfter) {
             let since = age.map { "no update for \(Progress.clock($0))" } ?? "no update time recorded"
@@ -70,10 +70,9 @@ public struct RunStatus: Sendable {
         let stalled = statuses.filter { $0.isStalled(after: stalledAfter) }.count
         let complete = statuses.filter { $0.record.status == .complete }.count
         let percent = all > 0 ? Double(done) / Double(all) * 100 : 100
-        return "all \(statuses.count) folders: \(grouped(done))/\(grouped(all)) blocks (\(FixedPoint.text(percent, digits: 1))%), "
-            + "\(complete) complete, \(running.count) running at \(grouped(Int(rate.rounded()))) matches/s, "
+        return "all \(statuses.count) folders: \(NumberText.grouped(done))/\(NumberText.grouped(all)) blocks (\(FixedPoint.text(percent, digits: 1))%), "
+            + "\(complete) complete, \(running.count) running at \(NumberText.grouped(Int(rate.rounded()))) matches/s, "
             + "ETA \(eta.map(Progress.clock) ?? (running.isEmpty ? "-" : "?")), \(stalled) stalled"
     }
 
-    static func grouped(_ value: Int) -> String { NumberText.grouped(value) }
 }
