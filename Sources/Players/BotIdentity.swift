@@ -40,7 +40,7 @@ public struct BotOption: Sendable, Equatable {
         case failure(String)
     }
 
-    static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
+    public static func format(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
 
     /// `noise (float 0...1, default 0.1)`.
     public var summary: String {

@@ -116,3 +116,11 @@ extension Array where Element == TuningParameter {
         }
     }
 }
+
+extension TuningParameter {
+    /// `value` as a strategy spec and `tuning.csv` write it: an integer parameter's as a
+    /// whole number, a real one's with up to 6 decimals and no trailing zeros.
+    public func text(_ value: Double) -> String {
+        integer ? String(Int(value.rounded())) : Calibration.number(value, 6)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import LabCore
+import Pictures
+import Tournament
+
+/// `report.html` of a tuning's folder: what was tuned and how, the verification's
+/// verdicts, each parameter's trajectory over the matches played, the objective over the
+/// matches, and the verification's table. Drawn from the folder's files alone
+/// (`tune.json`, `tuning.csv`, `measurements.csv`, `verification.csv`), so the same
+/// folder gives the same page.
+public enum TuningReport {
+    /// Writes `FOLDER/report.html` (atomically).
+    /// - Throws: ``InputError`` naming the file that is missing or does not read.
+    public static func write(folder: String) throws(InputError) {
+        let page = try html(folder: folder)
+        try Files.writeAtomically(page, to: folder + "/report.html")
+    }
+
+    /// Whether `folder` holds a tuning (its `tune.json`).
+    public static func isTuning(_ folder: String) -> Bool {
+        FileManager.default.fileExists(atPath: folder + "/" + TuningState.fileName)
+    }
+
+    /// The page.
+    public static func html(folder: String) throws(InputError) -> String {
+        let state = try TuningState.read(from: folder)
+        let tuning = try Table(path: folder + "/tuning.csv")
+        let measurements = try Table(path: folder + "/measurements.csv")
+        let verification = try Table(path: folder + "/verification.csv")
+        let identity = Dictionary(state.identity.fields.map { ($0[0], $0[1]) }, uniquingKeysWith: { a, _ in a })
+        let parameters = Array(tuning.header.dropFirst().dropLast(2))
+        guard let matchesColumn = tuning.header.firstIndex(of: "matches"), let scoreColumn = tuning.header.firstIndex(of: "score") else {
+            throw InputError("\(folder)/tuning.csv: expected columns matches and score")
+        }
+        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        out += "<title>" + SVG.escape("Opponent Lab tuning: \(identity["strategy"] ?? "")") + "</title>\n"
+        out += "<style>\n" + ReportPage.css + "</style>\n</head>\n<body>\n"
+        out += "<h1>" + SVG.escape("Tuning \(identity["strategy"] ?? "") for \(identity["game"] ?? "")") + "</h1>\n"
+        out += "<p class=\"question\">" + SVG.escape("\(identity["method"].map(methodName) ?? "") against \(identity["against"] ?? ""), "
+            + "objective \(identity["objective"] ?? ""), \(NumberText.grouped(state.matchesDone)) matches in \(state.iterationsDone) iterations, "
+            + "seed \(identity["seed"] ?? "")") + "</p>\n"
+        if state.status != "complete" {
+            out += "<p class=\"in-progress\">In progress: the search is at iteration \(state.iterationsDone) of \(state.iterations).</p>\n"
+        }
+        if let tuned = state.tuned {
+            out += "<p>Tuned: <code>" + SVG.escape(tuned) + "</code>, from <code>" + SVG.escape(identity["start"] ?? "") + "</code>.</p>\n"
+        }
+        out += section("verification", "Verification",
+                       "Is the tuned spec better than the start, and where does it land against the field? Seat-rotated tournaments "
+                       + "with a seed of their own; 95 % intervals over blocks.", verificationTable(verification))
+        let x = tuning.rows.map { Double($0[matchesColumn]) ?? .nan }
+        for (k, name) in parameters.enumerated() {
+            let y = tuning.rows.map { Double($0[k + 1]) ?? .nan }
+            let range = identity["param " + name].flatMap(Self.range)
+            out += section("param-\(k)", "Parameter \(name)", "Where did the search take \(name) as the matches were played?",
+                           chart(x: x, series: [(name, y, SVG.seatColour(k))], low: range?.lowerBound, high: range?.upperBound,
+                                 xLabel: "matches played", label: "\(name) over the matches played"))
+        }
+        let score = tuning.rows.map { Double($0[scoreColumn]) ?? .nan }
+        let measuredShare = measurements.header.firstIndex(of: "score_share").map { c in measurements.rows.map { Double($0[c]) ?? .nan } } ?? []
+        let measuredX = measurements.header.firstIndex(of: "matches").map { c in
+            measurements.rows.reduce(into: [Double]()) { acc, row in acc.append((acc.last ?? 0) + (Double(row[c]) ?? 0)) }
+        } ?? []
+        out += section("objective", "Objective", "How did the objective move as the search went on? Each iteration's score "
+                       + "(the mean of its measurements; for a target, minus the distance to it), and its running mean over 10 iterations.",
+                       chart(x: x, series: [("score", score, "#9bb7d4"), ("running mean", runningMean(score, 10), "#1f4e79")],
+                             low: nil, high: nil, xLabel: "matches played", label: "objective over the matches played"))
+        out += section("shares", "Measured score shares", "What did each measurement score against the field?",
+                       chart(x: measuredX, series: [("score share", measuredShare, "#c0504d")], low: 0, high: 1, xLabel: "matches played",
+                             label: "score share of each measurement", dots: true))
+        out += "<footer><p>" + SVG.escape("Files: tuning.csv, measurements.csv, verification.csv, tuned.yaml, verify/*/ (tournament folders: "
+            + "oplab report verify/tuned-vs-start). oplab \(state.version).") + "</p></footer>\n"
+        out += "</body>\n</html>\n"
+        return out
+    }
+
+    static func methodName(_ identity: String) -> String { identity.hasPrefix("spsa") ? "SPSA" : identity.hasPrefix("ntbea") ? "NTBEA" : identity }
+
+    /// `0.0..1.0:0.1 integer` -> 0...1.
+    static func range(_ text: String) -> ClosedRange<Double>? {
+        let bounds = text.split(separator: " ")[0].split(separator: ":")[0].components(separatedBy: "..")
+        guard bounds.count == 2, let lo = Double(bounds[0]), let hi = Double(bounds[1]), lo < hi else { return nil }
+        return lo...hi
+    }
+
+    static func section(_ id: String, _ heading: String, _ question: String, _ content: String) -> String {
+        "<section id=\"\(id)\">\n<h2>\(SVG.escape(heading))</h2>\n<p class=\"question\">\(SVG.escape(question))</p>\n"
+            + content + "\n</section>\n"
+    }
+
+    static func verificationTable(_ t: Table) -> String {
+        var out = "<table>\n<tr>" + ["comparison", "entrant", "opponent", "matches", "score", "95 %", "Elo", "95 %"]
+            .map { "<th>\($0)</th>" }.joined() + "</tr>\n"
+        let c = Dictionary(t.header.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        for row in t.rows {
+            func f(_ name: String) -> String { c[name].map { row[$0] } ?? "" }
+            let cells = [f("comparison"), f("entrant"), f("opponent"), f("matches"), f("score"), "[\(f("score_low")), \(f("score_high"))]",
+                         f("elo"), "[\(f("elo_low")), \(f("elo_high"))]"]
+            out += "<tr>" + cells.map { "<td>" + SVG.escape($0) + "</td>" }.joined() + "</tr>\n"
+        }
+        return out + "</table>"
+    }
+
+    static func runningMean(_ values: [Double], _ window: Int) -> [Double] {
+        var out: [Double] = [], sum = 0.0, count = 0
+        for (i, v) in values.enumerated() {
+            if v.isFinite { sum += v; count += 1 }
+            if i >= window, values[i - window].isFinite { sum -= values[i - window]; count -= 1 }
+            out.append(count > 0 ? sum / Double(count) : .nan)
+        }
+        return out
+    }
+
+    /// A line chart (or dots) of one or more series over the same x values.
+    static func chart(x: [Double], series: [(name: String, y: [Double], colour: String)], low: Double?, high: Double?,
+                      xLabel: String, label: String, dots: Bool = false) -> String {
+        let finite = series.flatMap(\.y).filter(\.isFinite)
+        guard !x.isEmpty, !finite.isEmpty else { return "<p>No iterations yet.</p>" }
+        let yLow = low ?? finite.min()!, yHigh = high ?? finite.max()!
+        let yTicks = Charts.niceTicks(yLow, yHigh), xTicks = Charts.niceTicks(0, x.max()!)
+        let (left, right, top, bottom) = (60.0, Charts.width - 20, 30.0, 230.0)
+        let xs = Charts.Scale(xTicks.first!, xTicks.last!, left, right)
+        let ys = Charts.Scale(yTicks.first!, yTicks.last!, bottom, top)
+        var body = Charts.axisX(xTicks, scale: xs, top: top, bottom: bottom, label: xLabel) { NumberText.grouped(Int($0)) }
+        for tick in yTicks {
+            body += Charts.line(left, ys(tick), right, ys(tick), stroke: "#e4e4e4")
+            body += Charts.text(left - 6, ys(tick) + 4, SVG.number(tick, 3), anchor: "end", size: 10)
+        }
+        body += Charts.legend(x: left, y: 12, series.map { ($0.name, $0.colour, 1) })
+        for s in series {
+            if dots {
+                for (xi, yi) in zip(x, s.y) where yi.isFinite {
+                    body += SVG.element("circle", [("cx", Charts.n(xs(xi))), ("cy", Charts.n(ys(yi))), ("r", "2"), ("fill", s.colour),
+                                                   ("fill-opacity", "0.5")])
+                }
+            } else {
+                let points = zip(x, s.y).filter { $0.1.isFinite }.map { "\(Charts.n(xs($0.0))),\(Charts.n(ys($0.1)))" }
+                body += SVG.element("polyline", [("points", points.joined(separator: " ")), ("fill", "none"), ("stroke", s.colour),
+                                                 ("stroke-width", "1.5")])
+            }
+        }
+        return Charts.svg(height: bottom + 40, label: label, body)
+    }
+
+    /// A small CSV file oplab wrote: a header and rows of plain fields.
+    struct Table {
+        var header: [String]
+        var rows: [[String]]
+
+        init(path: String) throws(InputError) {
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw InputError("cannot read \(path)") }
+            let lines = text.split(separator: "\n")
+            guard let first = lines.first.flatMap({ CSV.fields($0) }) else { throw InputError("\(path): no header") }
+            header = first
+            rows = []
+            for (k, line) in lines.dropFirst().enumerated() {
+                guard let fields = CSV.fields(line), fields.count == first.count else {
+                    throw InputError("\(path):\(k + 2): expected \(first.count) fields")
+                }
+                rows.append(fields)
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+import LabCore
+
+/// Where and how to run a tuning.
+public struct TuningOptions: Sendable {
+    /// The results folder.
+    public var directory: String
+    /// Worker threads (0: every core).
+    public var threads: Int
+    /// Finish the tuning in an existing folder.
+    public var resume: Bool
+    /// Replace the tuning in an existing folder.
+    public var force: Bool
+    /// No progress lines.
+    public var quiet: Bool
+    /// Seconds between progress lines and rewrites of tune.json.
+    public var statusInterval: TimeInterval
+
+    public init(directory: String, threads: Int = 0, resume: Bool = false, force: Bool = false, quiet: Bool = false,
+                statusInterval: TimeInterval = 2) {
+        self.directory = directory
+        self.threads = threads
+        self.resume = resume
+        self.force = force
+        self.quiet = quiet
+        self.statusInterval = statusInterval
+    }
+
+    /// ``threads`` with 0 as every core.
+    var workerThreads: Int { threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads }
+}
+
+/// What a finished tuning reports.
+public struct TuningOutcome: Sendable {
+    public var directory: String
+    /// The parameters' tuned values.
+    public var tuned: [Double]
+    public var tunedSpec: String
+    /// One `tuning.csv` record per iteration.
+    public var records: [TuningRecord]
+    public var verification: TuningVerification
+    /// Matches this process played for the search (a resumed run replays the rest).
+    public var matchesPlayed: Int
+    /// What happened to an existing folder.
+    public var notes: [String]
+}
+
+/// Runs a tuning into a results folder: `measurements.csv` (every measurement, appended
+/// as it ends: the state a resume replays), then `tuning.csv` (one line per iteration),
+/// the verification tournaments under `verify/`, `verification.csv` and `tuned.yaml`;
+/// `tune.json` holds the request, the live state while it runs, and the times.
+///
+/// Every match is seeded from the request's seed, measurement by measurement, and every
+/// measurement's score is summed in block order: the same request gives the same bytes
+/// at any thread count, and a run killed at any moment and resumed gives the bytes of
+/// one that was not.
+public enum TuningRun {
+    /// The files a tuning writes, besides the `verify/` folder and the bots' logs.
+    public static let files = [TuningJournal.fileName, "tuning.csv", "verification.csv", "tuned.yaml", TuningState.fileName, "report.html"]
+    /// The folder of the verification tournaments.
+    public static let verifyFolder = "verify"
+
+    /// Runs (or resumes) `request`.
+    ///
+    /// - Parameters:
+    ///   - spec: the strategy spec at a point (the tuned parameters replaced).
+    ///   - plan: checks a tournament config and makes its plan (the catalog's).
+    ///   - progress: a line for the user every ``TuningOptions/statusInterval`` seconds,
+    ///     and as each stage starts.
+    /// - Throws: ``InputError`` for settings the tuners refuse, a folder that holds
+    ///   another run, a spec the catalog refuses, or a file that cannot be written.
+    ///   Nothing is written before the request and the folder are checked.
+    public static func run(_ request: TuningRequest, options: TuningOptions, spec: @escaping ([Double]) -> String,
+                           plan makePlan: (TournamentConfig) throws(InputError) -> TournamentPlan,
+                           progress: @escaping (String) -> Void) throws(InputError) -> TuningOutcome {
+        try request.check()
+        // The tuners check their settings and the start point before anything is written.
+        let tuner = try Tuner(request)
+        // Every spec the search can reach parses: the start and both ends of each range.
+        _ = try makePlan(measurementConfig(request, candidate: spec(request.start), iteration: 0, startingBots: false))
+        let directory = options.directory
+        let threads = options.workerThreads
+        let (lock, contents) = try TournamentRunner.hold(directory)
+        defer { withExtendedLifetime(lock) {} }
+        var notes: [String] = []
+        let journalPath = directory + "/" + TuningJournal.fileName
+        var journal: TuningJournal
+        var state = TuningState(request: request, threads: threads)
+        if !contents.isEmpty && options.resume {
+            let earlier = try TuningState.read(from: directory)
+            if let difference = earlier.identity.difference(from: state.identity) {
+                throw InputError("\(directory)/\(TuningState.fileName): the tuning there was made with a different request "
+                    + "(\(difference)); resume with the same flags, or pass --force to start over")
+            }
+            let (read, note) = try TuningJournal.resume(journalPath, parameters: request.parameters)
+            journal = read
+            if let note { notes.append(note) }
+            state.started = earlier.started
+            notes.append("resuming \(directory) after measurement \(journal.entries.count)")
+        } else if !contents.isEmpty && !options.force {
+            throw InputError("\(directory) already holds results; pass --resume to finish that tuning or --force to replace it")
+        } else {
+            if !contents.isEmpty {
+                try clear(directory, contents: contents)
+                notes.append("replaced the tuning in \(directory)")
+            }
+            journal = try TuningJournal.create(journalPath, parameters: request.parameters)
+        }
+        TournamentRunner.announce(notes)
+        try state.write(to: directory)
+
+        // 1. The search: each measurement replayed from the journal or played.
+        var measurer = Measurer(request: request, journal: journal, spec: spec, threads: threads, directory: directory,
+                                state: state, interval: options.statusInterval, quiet: options.quiet, progress: progress)
+        progress("tune \(request.game): \(request.strategy) by \(request.parameters.map(\.name).joined(separator: ", ")) "
+                 + "against \(request.field.joined(separator: ", ")), \(request.method.name), objective \(request.objective), "
+                 + "\(request.iterations) iterations of \(request.matchesPerMeasurement * request.method.measurementsPerIteration) matches")
+        let search = try tuner.run { point, iteration, probe throws(InputError) in
+            try measurer.measure(point, iteration: iteration, probe: probe, plan: makePlan)
+        }
+        try measurer.finish()
+        state = measurer.state
+        let tunedSpec = spec(search.tuned)
+        try Files.writeAtomically(TuningCSV.text(parameters: request.parameters, records: search.records,
+                                                 matchesPerMeasurement: request.matchesPerMeasurement), to: directory + "/tuning.csv")
+
+        // 2. The verification, each tournament resumable on its own.
+        progress("verify: \(tunedSpec) against \(request.startSpec) and against the field, \(request.verifyMatches) matches each (seed \(request.verificationSeed))")
+        let verification = try TuningVerification.run(request, tuned: tunedSpec, in: directory + "/" + verifyFolder, threads: threads,
+                                                       quiet: options.quiet, plan: makePlan)
+        try Files.writeAtomically(verification.csv, to: directory + "/verification.csv")
+        try Files.writeAtomically(TunedFile.text(request, tuned: search.tuned, tunedSpec: tunedSpec, verification: verification),
+                                  to: directory + "/tuned.yaml")
+        state.finish(tuned: tunedSpec)
+        try state.write(to: directory)
+        return TuningOutcome(directory: directory, tuned: search.tuned, tunedSpec: tunedSpec, records: search.records,
+                             verification: verification, matchesPlayed: measurer.matchesPlayed, notes: notes)
+    }
+
+    /// The gauntlet of one measurement: the candidate (entrant 0) against every field
+    /// spec, the request's blocks per opponent, seeded for `iteration`.
+    static func measurementConfig(_ request: TuningRequest, candidate: String, iteration: Int, startingBots: Bool = true) -> TournamentConfig {
+        TournamentConfig(name: "tune", game: request.game, rules: request.rules, map: request.map, seats: 2,
+                         entrants: [Entrant(name: "candidate", strategy: candidate)] + fieldEntrants(request.field),
+                         format: .gauntlet, candidate: "candidate", blocks: request.blocks,
+                         seed: request.measurementSeed(iteration: iteration), threads: 0)
+    }
+
+    /// The field as entrants named after their strategies (`heuristic`, `heuristic-2`, ...).
+    static func fieldEntrants(_ field: [String]) -> [Entrant] {
+        var used: [String: Int] = [:]
+        return field.map { spec in
+            let base = String(spec.prefix { $0 != "(" }).trimmingSpaces
+            let name = base.isEmpty || base == "candidate" || base == "tuned" || base == "start" ? "field" : base
+            used[name, default: 0] += 1
+            return Entrant(name: used[name]! == 1 ? name : "\(name)-\(used[name]!)", strategy: spec)
+        }
+    }
+
+    /// Removes a tuning's files for a run that replaces it (`--force`).
+    /// - Throws: when the folder is not a tuning's folder (no tune.json, and files a
+    ///   tuning does not write).
+    static func clear(_ directory: String, contents: [String]) throws(InputError) {
+        let known = files + [verifyFolder, TournamentRunner.botLogs]
+        guard contents.contains(TuningState.fileName) || contents.allSatisfy(known.contains) else {
+            throw InputError("\(directory) holds files but no \(TuningState.fileName): it is not a tuning's folder, and --force "
+                + "replaces only a tuning; choose another --out, or empty the folder")
+        }
+        for file in known { try? FileManager.default.removeItem(atPath: directory + "/" + file) }
+    }
+
+    /// Plays every block of a measurement's plan (the candidate is entrant 0) on
+    /// `threads` workers and returns the candidate's score share, summed in block order,
+    /// and the matches a seat forfeited.
+    static func play(_ plan: TournamentPlan, threads: Int, folder: String) throws(InputError) -> (share: Double, matches: Int, forfeits: Int) {
+        let layout = MatchesLayout(plan: plan)
+        let blocks = 0..<plan.schedule.blockCount
+        plan.resources?.open(resultsFolder: folder)
+        defer { plan.resources?.close() }
+        let workers = max(1, min(threads, blocks.count))
+        var perWorker = [plan.seatings]
+        if let make = plan.makeSeatings {
+            for _ in 1..<workers { perWorker.append(try make()) }
+        }
+        let seatings = perWorker
+        let master = plan.config.seed
+        let seats = plan.schedule.seats
+        var sum = 0.0, matches = 0, forfeits = 0
+        ParallelBlocks.run(blocks: blocks, threads: workers, window: workers * 32,
+                           play: { worker, block, buffer in
+                               layout.playBlock(block, master: master, seatings: seatings[min(worker, seatings.count - 1)], buffer: &buffer)
+                           },
+                           emit: { _, played in
+                               for start in stride(from: 0, to: played.rows.count, by: seats) {
+                                   let match = played.rows[start..<(start + seats)]
+                                   let firsts = match.count { $0.place == 1 }
+                                   if match.contains(where: { $0.forfeit != nil }) { forfeits += 1 }
+                                   for row in match where row.entrant == 0 {
+                                       if row.place == 1 { sum += 1 / Double(firsts) }
+                                       matches += 1
+                                   }
+                               }
+                               return true
+                           })
+        return (matches > 0 ? sum / Double(matches) : .nan, matches, forfeits)
+    }
+}
+
+/// The two tuners behind one call: each measurement named by its iteration and probe.
+struct Tuner {
+    let request: TuningRequest
+    let spsa: SPSA?
+    let ntbea: NTBEA?
+
+    init(_ request: TuningRequest) throws(InputError) {
+        self.request = request
+        switch request.method {
+        case .spsa(var settings):
+            settings.iterations = request.iterations
+            spsa = try SPSA(parameters: request.parameters, start: request.start, settings: settings, seed: request.seed)
+            ntbea = nil
+        case .ntbea(var settings):
+            settings.iterations = request.iterations
+            settings.finalMeasurements = 0
+            ntbea = try NTBEA(parameters: request.parameters, start: request.start, settings: settings, seed: request.seed)
+            spsa = nil
+        }
+    }
+
+    /// The search's records and the tuned point.
+    struct Search {
+        var records: [TuningRecord]
+        var tuned: [Double]
+    }
+
+    func run(_ measure: (_ point: [Double], _ iteration: Int, _ probe: String) throws(InputError) -> Double) throws(InputError) -> Search {
+        if let spsa {
+            let result = try spsa.run { plus, minus, iteration throws(InputError) in
+                (try measure(plus, iteration, "plus"), try measure(minus, iteration, "minus"))
+            }
+            return Search(records: result.records, tuned: result.final)
+        }
+        var iteration = 0
+        let result = try ntbea!.run { point throws(InputError) in
+            iteration += 1
+            return try measure(point, iteration, "point")
+        }
+        return Search(records: result.records, tuned: result.best)
+    }
+}
+
+/// Measures points for a tuner: replays the journal's measurements, plays the rest and
+/// appends them, and keeps the live state and the progress lines.
+struct Measurer {
+    let request: TuningRequest
+    var journal: TuningJournal
+    let spec: ([Double]) -> String
+    let threads: Int
+    let directory: String
+    var state: TuningState
+    let interval: TimeInterval
+    let quiet: Bool
+    let progress: (String) -> Void
+    /// Measurements made so far (replayed or played).
+    private(set) var count = 0
+    private(set) var matchesPlayed = 0
+    private let clock = Date()
+    private var lastStatus = Date()
+
+    init(request: TuningRequest, journal: TuningJournal, spec: @escaping ([Double]) -> String, threads: Int, directory: String,
+         state: TuningState, interval: TimeInterval, quiet: Bool, progress: @escaping (String) -> Void) {
+        self.request = request
+        self.journal = journal
+        self.spec = spec
+        self.threads = threads
+        self.directory = directory
+        self.state = state
+        self.interval = interval
+        self.quiet = quiet
+        self.progress = progress
+    }
+
+    mutating func measure(_ point: [Double], iteration: Int, probe: String,
+                          plan: (TournamentConfig) throws(InputError) -> TournamentPlan) throws(InputError) -> Double {
+        count += 1
+        let values = zip(request.parameters, point).map { $0.text($1) }
+        if count <= journal.entries.count {
+            let entry = journal.entries[count - 1]
+            guard entry.iteration == iteration, entry.probe == probe, entry.values == values else {
+                throw InputError("\(journal.path):\(count + 1): measurement \(count) was of iteration \(entry.iteration) \(entry.probe) "
+                    + "at \(entry.values.joined(separator: ", ")), but the search now asks for iteration \(iteration) \(probe) at "
+                    + "\(values.joined(separator: ", ")): the file was made by another version or request; pass --force to start over")
+            }
+            state.record(measurement: count, iteration: iteration, matches: entry.matches, played: false)
+            return request.objective.value(share: entry.share)
+        }
+        let config = TuningRun.measurementConfig(request, candidate: spec(point), iteration: iteration)
+        let measured = try TuningRun.play(try plan(config), threads: threads, folder: directory)
+        if measured.forfeits == measured.matches {
+            throw InputError("every match of measurement \(count) (\(spec(point))) was forfeited; the bots' logs are in "
+                + "\(directory)/\(TournamentRunner.botLogs)/. Fix the bot, then run again with --resume")
+        }
+        let objective = request.objective.value(share: measured.share)
+        try journal.append(.init(measurement: count, iteration: iteration, probe: probe, values: values, matches: measured.matches,
+                                 share: measured.share, objective: objective))
+        matchesPlayed += measured.matches
+        state.record(measurement: count, iteration: iteration, matches: measured.matches, played: true)
+        let now = Date()
+        if now.timeIntervalSince(lastStatus) >= interval {
+            lastStatus = now
+            state.showProgress(seconds: now.timeIntervalSince(clock), played: matchesPlayed, point: spec(point), share: measured.share)
+            try state.write(to: directory)
+            if !quiet { progress(state.progressLine) }
+        }
+        return objective
+    }
+
+    /// Writes the last state of the search.
+    mutating func finish() throws(InputError) {
+        state.showProgress(seconds: Date().timeIntervalSince(clock), played: matchesPlayed, point: nil, share: nil)
+        state.etaSeconds = nil
+        try state.write(to: directory)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import LabCore
+
+/// `tune.json`: what a tuning was asked (its identity, which a resume must match), its
+/// live state while it runs (rewritten every few seconds) and its times. Nothing in it
+/// is deterministic output: the CSV and YAML files are.
+public struct TuningState: Codable, Equatable, Sendable {
+    public static let fileName = "tune.json"
+
+    /// The request as `[key, value]` pairs, in a fixed order.
+    public struct Identity: Codable, Equatable, Sendable {
+        public var fields: [[String]]
+
+        /// The first field that differs, in words (`budget: 4000 now, 2000 in the folder`).
+        func difference(from now: Identity) -> String? {
+            let mine = Dictionary(fields.map { ($0[0], $0[1]) }, uniquingKeysWith: { a, _ in a })
+            for field in now.fields where mine[field[0]] != field[1] {
+                return "\(field[0]): \(field[1]) now, \(mine[field[0]] ?? "absent") in the folder"
+            }
+            return nil
+        }
+    }
+
+    public var tool = "oplab"
+    public var version = OpponentLabVersion.string
+    public var identity: Identity
+    /// `running` or `complete`.
+    public var status: String
+    public var iterations: Int
+    public var measurements: Int
+    public var measurementsDone = 0
+    public var iterationsDone = 0
+    public var matchesDone = 0
+    public var threads: Int
+    public var started: String
+    public var updated: String?
+    public var finished: String?
+    public var seconds = 0.0
+    public var matchesThisSession = 0
+    public var matchesPerSecond = 0.0
+    public var etaSeconds: Double?
+    /// The spec last measured and its score share.
+    public var current: String?
+    public var currentShare: Double?
+    /// The tuned spec, once the search is done.
+    public var tuned: String?
+
+    init(request: TuningRequest, threads: Int) {
+        let r = request
+        var fields: [[String]] = [
+            ["game", r.game],
+            ["rules", r.rules.map { "\($0.key)=\($0.value)" }.joined(separator: " ")],
+            ["map", r.map ?? ""],
+            ["strategy", r.strategy],
+            ["start", r.startSpec],
+        ]
+        for p in r.parameters {
+            fields.append(["param " + p.name, "\(p.low)..\(p.high)" + (p.step.map { ":\($0)" } ?? "") + (p.integer ? " integer" : "")])
+        }
+        fields += [
+            ["against", r.field.joined(separator: " | ")],
+            ["method", r.method.settingsText],
+            ["objective", r.objective.description],
+            ["budget", String(r.budget)],
+            ["blocks", String(r.blocks)],
+            ["verify-matches", String(r.verifyMatches)],
+            ["seed", String(r.seed)],
+        ]
+        identity = Identity(fields: fields)
+        status = "running"
+        iterations = r.iterations
+        measurements = r.iterations * r.method.measurementsPerIteration
+        self.threads = threads
+        started = RunRecord.now()
+    }
+
+    mutating func record(measurement: Int, iteration: Int, matches: Int, played: Bool) {
+        measurementsDone = measurement
+        iterationsDone = measurement / max(1, measurements / max(1, iterations))
+        matchesDone += matches
+        if played { matchesThisSession += matches }
+    }
+
+    mutating func showProgress(seconds: Double, played: Int, point: String?, share: Double?) {
+        self.seconds = seconds
+        matchesPerSecond = seconds > 0 ? Double(played) / seconds : 0
+        let left = (measurements - measurementsDone) * (matchesDone / max(1, measurementsDone))
+        etaSeconds = matchesPerSecond > 0 ? Double(left) / matchesPerSecond : nil
+        if let point { current = point }
+        if let share { currentShare = share }
+        updated = RunRecord.now()
+    }
+
+    mutating func finish(tuned: String) {
+        status = "complete"
+        self.tuned = tuned
+        etaSeconds = nil
+        finished = RunRecord.now()
+        updated = finished
+    }
+
+    /// `tune: iteration 12 of 50, 1,536 of 6,400 matches, 412 matches/s, ETA 12 s: planner(focus=0.8) scored 0.625`.
+    var progressLine: String {
+        var line = "tune: iteration \(iterationsDone) of \(iterations), \(NumberText.grouped(matchesDone)) of "
+            + "\(NumberText.grouped(measurements * (matchesDone / max(1, measurementsDone)))) matches, "
+            + "\(Int(matchesPerSecond)) matches/s"
+        if let eta = etaSeconds { line += ", ETA \(Progress.clock(eta))" }
+        if let current, let currentShare { line += ": \(current) scored \(Calibration.number(currentShare, 3))" }
+        return line
+    }
+
+    func write(to directory: String) throws(InputError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(self) } catch { throw InputError("cannot encode \(Self.fileName): \(error)") }
+        try Files.writeAtomically(data + Data("\n".utf8), to: directory + "/" + Self.fileName)
+    }
+
+    /// Reads `DIR/tune.json`.
+    /// - Throws: ``InputError`` naming the file when it is missing or does not read.
+    public static func read(from directory: String) throws(InputError) -> TuningState {
+        let path = directory + "/" + fileName
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError("\(path) is missing: \(directory) holds no tuning to resume; pass --force to start over")
+        }
+        do { return try JSONDecoder().decode(TuningState.self, from: data) } catch {
+            throw InputError("\(path): not a tuning's record (\(error.localizedDescription)); pass --force to start over")
+        }
+    }
+}
