@@ -74,10 +74,13 @@ struct RailEntry: GameEntry {
                               "chance of drawing a mission when it holds fewer than 2"),
                 ParameterSpec("hoard", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultHoard),
                               "chance of drawing a card, to save for the route, when no route railroad is buildable yet"),
+                ParameterSpec("rainbows", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultRainbows),
+                              "chance of keeping its rainbow cards for its routes: a build off its routes that would spend rainbows is put off for a card draw"),
             ]
         ) { params, _ in
-            let (focus, draw, hoard) = (params.number("focus"), params.number("missionDraw"), params.number("hoard"))
-            return { context in RailPlanner(seed: context.seed, focus: focus, missionDraw: draw, hoard: hoard) }
+            let (focus, draw, hoard, rainbows) = (params.number("focus"), params.number("missionDraw"), params.number("hoard"),
+                                                  params.number("rainbows"))
+            return { context in RailPlanner(seed: context.seed, focus: focus, missionDraw: draw, hoard: hoard, rainbows: rainbows) }
         },
     ]
 

@@ -33,6 +33,12 @@ struct ReportCommand: ParsableCommand {
             // without run.json is refused by the report itself, and gets no lock file).
             // A run still playing holds its folder; its page goes in whole (atomically) beside
             // the files, which this command only reads.
+            if TuningReport.isTuning(directory) {
+                let path = out ?? directory + "/report.html"
+                try writeWhole(try TuningReport.html(folder: directory), to: path, what: "the report")
+                print("wrote \(path)")
+                return
+            }
             let target = folder(of: out ?? directory + "/report.html")
             let intoResults = FileManager.default.fileExists(atPath: target + "/" + RunRecord.fileName)
                 && ResultsLock.holder(of: target) == nil

@@ -172,7 +172,7 @@ struct TuneCommand: ParsableCommand {
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && !isFolder.boolValue {
             throw InputError("--out \(folder): a file is there; expected a results folder")
         }
-        let command = (["oplab", "tune"] + CalibrateCommand.recordedArguments()).joined(separator: " ")
+        let command = (["oplab", "tune"] + Self.recordedArguments()).joined(separator: " ")
         var requests: [TuningRequest] = []
         for o in objectives.sorted(by: { Self.order($0) < Self.order($1) }) {
             let request = TuningRequest(game: entry.name, rules: try setup.ruleSettings(), map: setup.map, strategy: spec.description,
@@ -183,6 +183,23 @@ struct TuneCommand: ParsableCommand {
             requests.append(request)
         }
         return Parsed(spec: spec, requests: requests, folder: folder)
+    }
+
+    /// The arguments that decide the tuning's results: calibrate's, less `--resume` and
+    /// `--out DIR` (where a tuning is written or resumed does not change what it finds).
+    static func recordedArguments() -> [String] {
+        var words = CalibrateCommand.recordedArguments()
+        var i = 0
+        while i < words.count {
+            if words[i] == "--resume" || words[i].hasPrefix("--out=") {
+                words.remove(at: i)
+            } else if words[i] == "--out" {
+                words.removeSubrange(i..<min(words.count, i + 2))
+            } else {
+                i += 1
+            }
+        }
+        return words
     }
 
     static func order(_ o: TuningObjective) -> Double {

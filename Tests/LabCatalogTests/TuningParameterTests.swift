@@ -31,7 +31,7 @@ struct TuningParameterTests {
 
     @Test("unknown, out of range, reversed, non-numeric and malformed parameters are refused, saying what is accepted")
     func refused() {
-        #expect(Self.message("cc=0..1")?.contains("--param cc=0..1: mcts has no parameter 'cc' (did you mean 'c'?); numeric parameters: iterations, millis, c, rolloutDepth") == true,
+        #expect(Self.message("cc=0..1")?.contains("--param cc=0..1: mcts has no numeric parameter 'cc' (did you mean 'c'?); numeric parameters: iterations, millis, c, rolloutDepth, epsilon") == true,
                 "\(Self.message("cc=0..1") ?? "")")
         #expect(Self.message("focus=0..2", "planner", game: "rail") == "--param focus=0..2: 0..2 is outside focus's declared range (number in 0...1)")
         #expect(Self.message("c=3..1") == "tuning parameter c: LOW must be below HIGH, found 3.0..1.0")

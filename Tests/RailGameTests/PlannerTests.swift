@@ -71,6 +71,37 @@ struct PlannerTests {
         try #require(checked >= 10, "only \(checked) states to check")
     }
 
+    @Test("rainbows 1: an off-route build that would spend rainbow cards is put off for a card draw; rainbows 0 builds it")
+    func rainbowsKeepsWildCards() throws {
+        // No missions wanted (focus 0) and no mission draws: every build is off-route.
+        var buffer = ActionBuffer()
+        var kept = 0, spent = 0
+        for state in try Self.states() {
+            let observation = state.observation(for: state.currentSeat)
+            state.legalActions(into: &buffer)
+            guard buffer.contains(RailAction.drawCard) else { continue }
+            // Fresh planners with one seed per state: both draw the same railroad.
+            let keeper = RailPlanner(seed: 6, focus: 0, missionDraw: 0, hoard: 0, rainbows: 1)
+            let spender = RailPlanner(seed: 6, focus: 0, missionDraw: 0, hoard: 0, rainbows: 0)
+            let built = spender.chooseAction(observation, legal: buffer)
+            guard RailAction.isBuild(built) else { continue }
+            let rainbowsSpent = RailPlanner.spendsRainbows(built, observation)
+            let pay = RailAction.payColour(of: built)
+            let length = observation.map.railroads[RailAction.railroad(of: built)].length
+            #expect(rainbowsSpent == (pay == RailColour.rainbow || observation.cards(pay) < length))
+            // The same seed draws the same railroad: the keeper puts it off exactly when it spends rainbows.
+            let choice = keeper.chooseAction(observation, legal: buffer)
+            if rainbowsSpent {
+                #expect(choice == RailAction.drawCard)
+                kept += 1
+            } else {
+                #expect(choice == built)
+                spent += 1
+            }
+        }
+        try #require(kept >= 5 && spent >= 5, "only \(kept) states with rainbows to keep and \(spent) without")
+    }
+
     @Test("the same seed and observation give the same choice")
     func deterministic() throws {
         let states = try Self.states()

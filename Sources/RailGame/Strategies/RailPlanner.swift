@@ -13,7 +13,9 @@ import LabCore
 /// 3. when a route railroad is wanted but none is buildable: with probability `hoard`
 ///    draw a card (saving for the route) instead of building elsewhere;
 /// 4. otherwise as the documented CPU: a uniformly chosen buildable railroad, else a
-///    card, else a mission, else pass.
+///    card, else a mission, else pass; but a railroad so chosen that would spend rainbow
+///    cards (the hand short of its colour) is put off for a card draw with probability
+///    `rainbows`, keeping the wild cards for its routes.
 /// Its blunder rate is the `epsilon` every strategy takes. Allocation-free once warm:
 /// the route search works in buffers kept between turns.
 public final class RailPlanner: Strategy {
@@ -22,18 +24,21 @@ public final class RailPlanner: Strategy {
     public static let defaultFocus = 0.9
     public static let defaultMissionDraw = 0.7
     public static let defaultHoard = 0.5
+    public static let defaultRainbows = 0.0
 
     public let focus: Double
     public let missionDraw: Double
     public let hoard: Double
+    public let rainbows: Double
     private var rng: LabRandom
     /// Route search buffers: per city its distance and the railroad it was reached by.
     private var distance: [Int] = []
     private var via: [Int] = []
 
     public init(seed: UInt64, focus: Double = RailPlanner.defaultFocus, missionDraw: Double = RailPlanner.defaultMissionDraw,
-                hoard: Double = RailPlanner.defaultHoard) {
+                hoard: Double = RailPlanner.defaultHoard, rainbows: Double = RailPlanner.defaultRainbows) {
         rng = LabRandom(seed: seed)
+        self.rainbows = rainbows
         self.focus = focus
         self.missionDraw = missionDraw
         self.hoard = hoard
@@ -49,9 +54,23 @@ public final class RailPlanner: Strategy {
             if let build = Self.build(among: wanted, observation, legal: legal, rng: &rng) { return build }
             if RailCPU.has(legal, RailAction.drawCard) && rng.chance(hoard) { return RailAction.drawCard }
         }
-        if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) { return build }
-        if RailCPU.has(legal, RailAction.drawCard) { return RailAction.drawCard }
+        let canDraw = RailCPU.has(legal, RailAction.drawCard)
+        if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) {
+            // No draw from the stream unless the knob can act: rainbows=0 plays as before.
+            if rainbows > 0 && canDraw && Self.spendsRainbows(build, observation) && rng.chance(rainbows) { return RailAction.drawCard }
+            return build
+        }
+        if canDraw { return RailAction.drawCard }
         return missionLegal ? RailAction.drawMission : RailAction.pass
+    }
+
+    /// Whether build action `build` spends rainbow cards: paid with rainbows alone, or
+    /// with fewer cards of its colour than the railroad is long (canonical payment: as
+    /// many non-rainbow cards as possible, then rainbows).
+    static func spendsRainbows(_ build: Int, _ observation: RailObservation) -> Bool {
+        let pay = RailAction.payColour(of: build)
+        let length = observation.map.railroads[RailAction.railroad(of: build)].length
+        return pay == RailColour.rainbow || observation.cards(pay) < length
     }
 
     /// A build of a railroad in `wanted` (bit r: railroad r), chosen uniformly among the

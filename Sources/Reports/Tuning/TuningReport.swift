@@ -24,9 +24,11 @@ public enum TuningReport {
     /// The page.
     public static func html(folder: String) throws(InputError) -> String {
         let state = try TuningState.read(from: folder)
-        let tuning = try Table(path: folder + "/tuning.csv")
         let measurements = try Table(path: folder + "/measurements.csv")
-        let verification = try Table(path: folder + "/verification.csv")
+        // A search still running (or killed) has no tuning.csv yet: its trajectory is the
+        // points measured so far, each measurement an iteration of its own.
+        let tuning = (try? Table(path: folder + "/tuning.csv")) ?? measurements.asIterations()
+        let verification = try? Table(path: folder + "/verification.csv")
         let identity = Dictionary(state.identity.fields.map { ($0[0], $0[1]) }, uniquingKeysWith: { a, _ in a })
         let parameters = Array(tuning.header.dropFirst().dropLast(2))
         guard let matchesColumn = tuning.header.firstIndex(of: "matches"), let scoreColumn = tuning.header.firstIndex(of: "score") else {
@@ -48,7 +50,8 @@ public enum TuningReport {
         }
         out += section("verification", "Verification",
                        "Is the tuned spec better than the start, and where does it land against the field? Seat-rotated tournaments "
-                       + "with a seed of their own; 95 % intervals over blocks.", verificationTable(verification))
+                       + "with a seed of their own; 95 % intervals over blocks.",
+                       verification.map(verificationTable) ?? "<p>Not yet: the verification runs when the search is done.</p>")
         let x = tuning.rows.map { Double($0[matchesColumn]) ?? .nan }
         for (k, name) in parameters.enumerated() {
             let y = tuning.rows.map { Double($0[k + 1]) ?? .nan }
@@ -147,6 +150,22 @@ public enum TuningReport {
     struct Table {
         var header: [String]
         var rows: [[String]]
+
+        init(header: [String], rows: [[String]]) {
+            self.header = header
+            self.rows = rows
+        }
+
+        /// measurements.csv as tuning.csv's columns: `iteration` (the measurement), the
+        /// parameters, `matches` (so far), `score` (the objective).
+        func asIterations() -> Table {
+            let parameters = header.count - 6
+            var total = 0
+            return Table(header: ["iteration"] + header[3..<(3 + parameters)] + ["matches", "score"], rows: rows.map { row in
+                total += Int(row[3 + parameters]) ?? 0
+                return [row[0]] + row[3..<(3 + parameters)] + [String(total), row[5 + parameters]]
+            })
+        }
 
         init(path: String) throws(InputError) {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw InputError("cannot read \(path)") }
