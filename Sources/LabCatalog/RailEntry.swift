@@ -76,11 +76,14 @@ struct RailEntry: GameEntry {
                               "chance of drawing a card, to save for the route, when no route railroad is buildable yet"),
                 ParameterSpec("rainbows", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultRainbows),
                               "chance of keeping its rainbow cards for its routes: a build off its routes that would spend rainbows is put off for a card draw"),
+                ParameterSpec("pace", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultPace),
+                              "chance of playing its turn as planned; otherwise it draws a card when it may (a slower player builds less)"),
             ]
         ) { params, _ in
             let (focus, draw, hoard, rainbows) = (params.number("focus"), params.number("missionDraw"), params.number("hoard"),
                                                   params.number("rainbows"))
-            return { context in RailPlanner(seed: context.seed, focus: focus, missionDraw: draw, hoard: hoard, rainbows: rainbows) }
+            let pace = params.number("pace")
+            return { context in RailPlanner(seed: context.seed, focus: focus, missionDraw: draw, hoard: hoard, rainbows: rainbows, pace: pace) }
         },
     ]
 

@@ -18,7 +18,8 @@ struct TuneCommand: ParsableCommand {
             c_k = c/(k+1)^0.101, A = 10 % of the iterations; integers rounded stochastically); \
             --method ntbea searches each parameter's grid (LOW..HIGH:STEP; integers step 1) with \
             TAG's N-tuple bandit (1-tuples and the full tuple, UCB, neighbourhood mutation) and \
-            takes the point its model rates best. The search stops when --budget matches are \
+            re-measures the --finalists points its model rates best with a fifth of the budget, \
+            taking the one that scores best there (the model's own best is flattered by noise). The search stops when --budget matches are \
             played; then the tuned spec is verified: --verify-matches matches against the start \
             and against the field (seed + 1), with 95 % intervals over blocks. \
             The folder (--out) gets measurements.csv (every measurement; --resume replays it), \
@@ -73,6 +74,10 @@ struct TuneCommand: ParsableCommand {
     @Option(name: .customLong("neighbours"), parsing: .unconditional, help: "NTBEA's mutated neighbours per iteration.",
             transform: CommandLineNumbers.integer)
     var neighbours: Int = NTBEA.Settings().neighbours
+
+    @Option(parsing: .unconditional, help: "NTBEA's finalists: the points its model rates best, each measured again with a fifth of the budget; the best of them wins (1: the model's best).",
+            transform: CommandLineNumbers.integer)
+    var finalists: Int = 5
 
     @OptionGroup var seeding: SeedOption
 
@@ -154,7 +159,7 @@ struct TuneCommand: ParsableCommand {
         let tuningMethod: TuningMethod
         switch method {
         case "spsa": tuningMethod = .spsa(SPSA.Settings(a: spsaA, c: spsaC))
-        case "ntbea": tuningMethod = .ntbea(NTBEA.Settings(neighbours: neighbours, k: ntbeaK))
+        case "ntbea": tuningMethod = .ntbea(NTBEA.Settings(neighbours: neighbours, k: ntbeaK, finalists: finalists))
         default: throw InputError("--method \(method): expected spsa or ntbea")
         }
         var objectives: [TuningObjective] = []

@@ -102,6 +102,28 @@ struct PlannerTests {
         try #require(kept >= 5 && spent >= 5, "only \(kept) states with rainbows to keep and \(spent) without")
     }
 
+    @Test("pace 0 draws a card whenever it may; pace 1 plays as the other knobs say")
+    func paceDrawsCards() throws {
+        var buffer = ActionBuffer()
+        var drawn = 0, other = 0
+        for state in try Self.states() {
+            let observation = state.observation(for: state.currentSeat)
+            state.legalActions(into: &buffer)
+            let slow = RailPlanner(seed: 7, pace: 0).chooseAction(observation, legal: buffer)
+            let planned = RailPlanner(seed: 7, pace: 1).chooseAction(observation, legal: buffer)
+            let eager = RailPlanner(seed: 7).chooseAction(observation, legal: buffer)
+            #expect(planned == eager, "pace 1 is the default")
+            if buffer.contains(RailAction.drawCard) {
+                #expect(slow == RailAction.drawCard)
+                if planned != RailAction.drawCard { other += 1 }
+                drawn += 1
+            } else {
+                #expect(slow == planned, "without a card to draw the slow planner plays as planned")
+            }
+        }
+        try #require(drawn >= 20 && other >= 5, "only \(drawn) states with a card to draw, \(other) where the planner would not")
+    }
+
     @Test("the same seed and observation give the same choice")
     func deterministic() throws {
         let states = try Self.states()

@@ -234,6 +234,38 @@ struct TuningTests {
         #expect(result.finalScores == [0, 0, 0])
     }
 
+    @Test("NTBEA's final stage measures each of the finalists (the top model means) again and answers the one that scores best there")
+    func ntbeaFinalists() throws {
+        // During the search every point scores its bowl value; in the final stage the
+        // bowl is turned upside down, so the answer must be the finalist the model rated lowest.
+        let bowl = Self.bowl(try Self.gridParameters(), noise: 0, curvature: 1, seed: 1)
+        let ntbea = try NTBEA(parameters: try Self.gridParameters(),
+                              settings: NTBEA.Settings(iterations: 40, finalMeasurements: 2, finalists: 3), seed: 8)
+        var calls = 0
+        var finals: [[Double]] = []
+        let result = ntbea.run { x in
+            calls += 1
+            guard calls > 40 else { return bowl.mean(x) }
+            finals.append(x)
+            return -bowl.mean(x)
+        }
+        #expect(finals.count == 6)
+        #expect(result.finalists.count == 3)
+        let ranked = result.finalists.map { ntbea.point($0.indices) }
+        #expect(finals == [ranked[0], ranked[0], ranked[1], ranked[1], ranked[2], ranked[2]], "each finalist twice, best model mean first")
+        #expect(result.best == ranked[2], "the finalist that scores best in the final stage")
+        #expect(result.finalists.map(\.score) == ranked.map { -bowl.mean($0) })
+        // One finalist: the model's best is the answer, whatever its final scores.
+        let single = try NTBEA(parameters: try Self.gridParameters(),
+                               settings: NTBEA.Settings(iterations: 40, finalMeasurements: 2, finalists: 1), seed: 8)
+        calls = 0
+        let model = single.run { x in
+            calls += 1
+            return calls > 40 ? -bowl.mean(x) : bowl.mean(x)
+        }
+        #expect(model.best == ranked[0])
+    }
+
     // MARK: Parameters, errors, csv
 
     @Test("A parameter's grid runs from LOW to HIGH by its step; an integer's step is 1 unless given")

@@ -4,6 +4,8 @@ import LabCore
 /// below the documented CPU to well above it (README, "Strategies").
 ///
 /// Each turn, from its own observation only:
+/// 0. with probability `1 - pace`, when it may, draw a card instead of anything else (a
+///    slower player: it builds less often);
 /// 1. fewer than 2 active missions and a mission deck: draw a mission with probability
 ///    `missionDraw`;
 /// 2. with probability `focus`, build a railroad on the cheapest open route of one of its
@@ -25,19 +27,23 @@ public final class RailPlanner: Strategy {
     public static let defaultMissionDraw = 0.7
     public static let defaultHoard = 0.5
     public static let defaultRainbows = 0.0
+    public static let defaultPace = 1.0
 
     public let focus: Double
     public let missionDraw: Double
     public let hoard: Double
     public let rainbows: Double
+    public let pace: Double
     private var rng: LabRandom
     /// Route search buffers: per city its distance and the railroad it was reached by.
     private var distance: [Int] = []
     private var via: [Int] = []
 
     public init(seed: UInt64, focus: Double = RailPlanner.defaultFocus, missionDraw: Double = RailPlanner.defaultMissionDraw,
-                hoard: Double = RailPlanner.defaultHoard, rainbows: Double = RailPlanner.defaultRainbows) {
+                hoard: Double = RailPlanner.defaultHoard, rainbows: Double = RailPlanner.defaultRainbows,
+                pace: Double = RailPlanner.defaultPace) {
         rng = LabRandom(seed: seed)
+        self.pace = pace
         self.rainbows = rainbows
         self.focus = focus
         self.missionDraw = missionDraw
@@ -45,6 +51,9 @@ public final class RailPlanner: Strategy {
     }
 
     public func chooseAction(_ observation: RailObservation, legal: ActionBuffer) -> Int {
+        let canDraw = RailCPU.has(legal, RailAction.drawCard)
+        // No draw from the stream unless the knob can act: pace=1 plays as before.
+        if pace < 1 && canDraw && !rng.chance(pace) { return RailAction.drawCard }
         let missionLegal = RailCPU.has(legal, RailAction.drawMission)
         var active = 0
         for k in 0..<RailTable.slotsPerSeat where !observation.ownSlots[k].isEmpty && !observation.ownSlots[k].completed { active += 1 }
@@ -54,7 +63,6 @@ public final class RailPlanner: Strategy {
             if let build = Self.build(among: wanted, observation, legal: legal, rng: &rng) { return build }
             if RailCPU.has(legal, RailAction.drawCard) && rng.chance(hoard) { return RailAction.drawCard }
         }
-        let canDraw = RailCPU.has(legal, RailAction.drawCard)
         if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) {
             // No draw from the stream unless the knob can act: rainbows=0 plays as before.
             if rainbows > 0 && canDraw && Self.spendsRainbows(build, observation) && rng.chance(rainbows) { return RailAction.drawCard }

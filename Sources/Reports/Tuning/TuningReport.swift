@@ -53,11 +53,16 @@ public enum TuningReport {
                        + "with a seed of their own; 95 % intervals over blocks.",
                        verification.map(verificationTable) ?? "<p>Not yet: the verification runs when the search is done.</p>")
         let x = tuning.rows.map { Double($0[matchesColumn]) ?? .nan }
+        let tuned = tunedValues(folder: folder)
         for (k, name) in parameters.enumerated() {
             let y = tuning.rows.map { Double($0[k + 1]) ?? .nan }
             let range = identity["param " + name].flatMap(Self.range)
-            out += section("param-\(k)", "Parameter \(name)", "Where did the search take \(name) as the matches were played?",
-                           chart(x: x, series: [(name, y, SVG.seatColour(k))], low: range?.lowerBound, high: range?.upperBound,
+            var series = [(name: name, y: y, colour: SVG.seatColour(k))]
+            if let value = tuned[name] { series.append(("tuned: \(SVG.number(value, 4))", x.map { _ in value }, "#222")) }
+            out += section("param-\(k)", "Parameter \(name)", "Where did the search take \(name) as the matches were played? "
+                           + (identity["method"]?.hasPrefix("spsa") == true ? "SPSA's theta after each iteration." : "NTBEA's point at each iteration.")
+                           + " The tuned value is the dark line.",
+                           chart(x: x, series: series, low: range?.lowerBound, high: range?.upperBound,
                                  xLabel: "matches played", label: "\(name) over the matches played"))
         }
         let score = tuning.rows.map { Double($0[scoreColumn]) ?? .nan }
@@ -78,6 +83,21 @@ public enum TuningReport {
         return out
     }
 
+    /// The tuned values from tuned.yaml's `parameters:` block (none before the search ends).
+    static func tunedValues(folder: String) -> [String: Double] {
+        guard let text = try? String(contentsOfFile: folder + "/tuned.yaml", encoding: .utf8) else { return [:] }
+        var values: [String: Double] = [:]
+        var inside = false
+        for line in text.split(separator: "\n") {
+            if line == "parameters:" { inside = true; continue }
+            guard inside else { continue }
+            guard line.hasPrefix("  "), !line.hasPrefix("  -"), let colon = line.firstIndex(of: ":") else { break }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            if let v = Double(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)) { values[name] = v }
+        }
+        return values
+    }
+
     static func methodName(_ identity: String) -> String { identity.hasPrefix("spsa") ? "SPSA" : identity.hasPrefix("ntbea") ? "NTBEA" : identity }
 
     /// `0.0..1.0:0.1 integer` -> 0...1.
@@ -96,7 +116,9 @@ public enum TuningReport {
         var out = "<table>\n<tr>" + ["comparison", "entrant", "opponent", "matches", "score", "95 %", "Elo", "95 %"]
             .map { "<th>\($0)</th>" }.joined() + "</tr>\n"
         let c = Dictionary(t.header.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        for row in t.rows {
+        // The pooled `field` row says again what the one opponent's says when there is one.
+        let opponents = Set(t.rows.compactMap { row in c["opponent"].map { row[$0] } }.filter { $0 != "field" && $0 != "start" })
+        for row in t.rows where !(opponents.count == 1 && c["opponent"].map({ row[$0] }) == "field") {
             func f(_ name: String) -> String { c[name].map { row[$0] } ?? "" }
             let cells = [f("comparison"), f("entrant"), f("opponent"), f("matches"), f("score"), "[\(f("score_low")), \(f("score_high"))]",
                          f("elo"), "[\(f("elo_low")), \(f("elo_high"))]"]

@@ -7,8 +7,11 @@ import LabCore
 /// ``NTupleModel`` (statistics per value of each parameter and per whole point). Then
 /// `neighbours` mutations of the current point are proposed, and the one with the highest
 /// UCB, `mean + k * exploration`, becomes the next current point. At the end, the
-/// measured point with the highest model mean (over its 1-tuples and its full tuple) is
-/// the answer, measured again `finalMeasurements` times.
+/// `finalists` measured points with the highest model means (over their 1-tuples and
+/// their full tuples) are each measured again `finalMeasurements` times, and the one
+/// whose new measurements score best is the answer: the model's best estimate is
+/// optimistic for whichever point noise favoured (the winner's curse), and fresh
+/// measurements are not. With one finalist the model's best is the answer.
 ///
 /// The tuner **maximizes** the score; a `target=P` objective measures `-abs(s - P)`.
 /// Every draw comes from a ``LabRandom`` seeded from the seed: the same seed and scores
@@ -26,11 +29,15 @@ public struct NTBEA: Sendable {
         public var k: Double
         /// Added to each visit count in the exploration term. Default 0.1 (TAG's).
         public var epsilon: Double
-        /// Measurements of the chosen point after the search. Default 0.
+        /// Measurements of each finalist after the search. Default 0.
         public var finalMeasurements: Int
+        /// The points with the highest model means measured again after the search.
+        /// Default 1 (the model's best).
+        public var finalists: Int
 
         public init(iterations: Int = 200, neighbours: Int = 50, mutations: Int = 1, k: Double = 0.1, epsilon: Double = 0.1,
-                    finalMeasurements: Int = 0) {
+                    finalMeasurements: Int = 0, finalists: Int = 1) {
+            self.finalists = finalists
             self.iterations = iterations
             self.neighbours = neighbours
             self.mutations = mutations
@@ -46,6 +53,7 @@ public struct NTBEA: Sendable {
             guard k.isFinite, k >= 0 else { throw InputError("NTBEA k must be a number >= 0, found \(k)") }
             guard epsilon.isFinite, epsilon > 0 else { throw InputError("NTBEA epsilon must be a positive number, found \(epsilon)") }
             guard finalMeasurements >= 0 else { throw InputError("NTBEA final measurements must be >= 0, found \(finalMeasurements)") }
+            guard finalists >= 1 else { throw InputError("NTBEA finalists must be at least 1, found \(finalists)") }
         }
     }
 
@@ -61,7 +69,8 @@ public struct NTBEA: Sendable {
 
     public struct Result: Sendable, Equatable {
         public var steps: [Step]
-        /// The measured point with the highest model mean.
+        /// The answer: the finalist whose final measurements score best; with one
+        /// finalist (or no final measurements), the point with the highest model mean.
         public var bestIndices: [Int]
         public var best: [Double]
         /// The model's mean at ``best`` (over its 1-tuples and its full tuple).
@@ -71,6 +80,16 @@ public struct NTBEA: Sendable {
         /// One `tuning.csv` record per step: the point measured, one measurement per
         /// iteration, its score.
         public var records: [TuningRecord]
+        /// The finalists (grid indices, by model mean, best first) and the mean of each
+        /// one's final measurements (NaN without any).
+        public var finalists: [(indices: [Int], score: Double)] = []
+
+        public static func == (l: Result, r: Result) -> Bool {
+            l.steps == r.steps && l.bestIndices == r.bestIndices && l.best == r.best && l.estimate.bitPattern == r.estimate.bitPattern
+                && l.finalScores == r.finalScores && l.records == r.records
+                && l.finalists.map(\.indices) == r.finalists.map(\.indices)
+                && l.finalists.map(\.score.bitPattern) == r.finalists.map(\.score.bitPattern)
+        }
     }
 
     public let parameters: [TuningParameter]
@@ -156,18 +175,35 @@ public struct NTBEA: Sendable {
             }
             x = next
         }
-        var bestIndices = steps[0].indices, bestMean = -Double.infinity
-        for s in model.sampled {
-            if let m = model.mean(s), m > bestMean {
-                bestMean = m
-                bestIndices = s
+        // The finalists: the sampled points by model mean, best first (the first sampled
+        // first among equals).
+        typealias Ranked = (k: Int, x: [Int], mean: Double)
+        var ranked: [Ranked] = []
+        for (k, x) in model.sampled.enumerated() {
+            if let mean = model.mean(x) { ranked.append((k, x, mean)) }
+        }
+        ranked.sort { (a: Ranked, b: Ranked) -> Bool in a.mean > b.mean || (a.mean == b.mean && a.k < b.k) }
+        let chosen: [Ranked] = ranked.isEmpty ? [(0, steps[0].indices, -Double.infinity)] : Array(ranked.prefix(settings.finalists))
+        var finalists: [(indices: [Int], score: Double)] = []
+        var finalScores: [Double] = []
+        var bestIndices = chosen[0].x, bestScore = -Double.infinity
+        for candidate in chosen {
+            var scores: [Double] = []
+            for _ in 0..<settings.finalMeasurements { scores.append(try measure(point(candidate.x))) }
+            let finite = scores.filter(\.isFinite)
+            let mean = finite.isEmpty ? Double.nan : finite.reduce(0, +) / Double(finite.count)
+            finalists.append((candidate.x, mean))
+            if chosen.count > 1, mean > bestScore {
+                bestScore = mean
+                bestIndices = candidate.x
+                finalScores = scores
+            } else if chosen.count == 1 {
+                finalScores = scores
             }
         }
         let best = point(bestIndices)
-        var finalScores: [Double] = []
-        for _ in 0..<settings.finalMeasurements { finalScores.append(try measure(best)) }
         let records = steps.map { TuningRecord(iteration: $0.iteration, point: $0.point, measurements: $0.iteration, score: $0.score) }
         return Result(steps: steps, bestIndices: bestIndices, best: best, estimate: model.mean(bestIndices) ?? .nan,
-                      finalScores: finalScores, records: records)
+                      finalScores: finalScores, records: records, finalists: finalists)
     }
 }

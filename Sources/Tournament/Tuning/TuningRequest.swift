@@ -61,7 +61,7 @@ public enum TuningMethod: Sendable, Equatable {
         case .spsa(let s):
             "spsa a=\(s.a) c=\(s.c) A=\(s.stability.map { "\($0)" } ?? "auto") alpha=\(s.alpha) gamma=\(s.gamma)"
         case .ntbea(let s):
-            "ntbea neighbours=\(s.neighbours) mutations=\(s.mutations) k=\(s.k) epsilon=\(s.epsilon)"
+            "ntbea neighbours=\(s.neighbours) mutations=\(s.mutations) k=\(s.k) epsilon=\(s.epsilon) finalists=\(s.finalists)"
         }
     }
 
@@ -130,8 +130,23 @@ public struct TuningRequest: Sendable, Equatable {
     /// Matches in one measurement: 2 per block, per field spec.
     public var matchesPerMeasurement: Int { 2 * blocks * field.count }
 
-    /// Iterations the budget pays for: whole iterations of the method's measurements.
-    public var iterations: Int { budget / (matchesPerMeasurement * method.measurementsPerIteration) }
+    /// NTBEA's final stage: the finalists (the points its model rates best) and the
+    /// measurements of each, paid from a fifth of the budget; none for SPSA, or when a
+    /// fifth of the budget does not pay for one measurement of each finalist.
+    public var final: (finalists: Int, measurements: Int) {
+        guard case .ntbea(let s) = method, s.finalists > 1 else { return (1, 0) }
+        let each = budget / 5 / (matchesPerMeasurement * s.finalists)
+        return each >= 1 ? (s.finalists, each) : (1, 0)
+    }
+
+    /// Search iterations the budget pays for (besides the final stage): whole iterations
+    /// of the method's measurements.
+    public var iterations: Int {
+        (budget - final.finalists * final.measurements * matchesPerMeasurement) / (matchesPerMeasurement * method.measurementsPerIteration)
+    }
+
+    /// Measurements in all: the search's and the final stage's.
+    public var measurements: Int { iterations * method.measurementsPerIteration + final.finalists * final.measurements }
 
     /// Checks what the tuners cannot: a budget that pays for at least one iteration.
     /// - Throws: ``InputError`` naming `--budget`, `--blocks` or `--verify-matches`.

@@ -112,9 +112,10 @@ public enum TuningRun {
         // 1. The search: each measurement replayed from the journal or played.
         var measurer = Measurer(request: request, journal: journal, spec: spec, threads: threads, directory: directory,
                                 state: state, interval: options.statusInterval, quiet: options.quiet, progress: progress)
-        progress("tune \(request.game): \(request.strategy) by \(request.parameters.map(\.name).joined(separator: ", ")) "
+        if !options.quiet { progress("tune \(request.game): \(request.strategy) by \(request.parameters.map(\.name).joined(separator: ", ")) "
                  + "against \(request.field.joined(separator: ", ")), \(request.method.name), objective \(request.objective), "
-                 + "\(request.iterations) iterations of \(request.matchesPerMeasurement * request.method.measurementsPerIteration) matches")
+                 + "\(request.iterations) iterations of \(request.matchesPerMeasurement * request.method.measurementsPerIteration) matches"
+                 + (request.final.measurements > 0 ? ", then \(request.final.finalists) finalists x \(request.final.measurements) measurements" : "")) }
         let search = try tuner.run { point, iteration, probe throws(InputError) in
             try measurer.measure(point, iteration: iteration, probe: probe, plan: makePlan)
         }
@@ -125,9 +126,9 @@ public enum TuningRun {
                                                  matchesPerMeasurement: request.matchesPerMeasurement), to: directory + "/tuning.csv")
 
         // 2. The verification, each tournament resumable on its own.
-        progress("verify: \(tunedSpec) against \(request.startSpec) and against the field, \(request.verifyMatches) matches each (seed \(request.verificationSeed))")
+        if !options.quiet { progress("verify: \(tunedSpec) against \(request.startSpec) and against the field, \(request.verifyMatches) matches each (seed \(request.verificationSeed))") }
         let verification = try TuningVerification.run(request, tuned: tunedSpec, in: directory + "/" + verifyFolder, threads: threads,
-                                                       quiet: options.quiet, plan: makePlan)
+                                                       plan: makePlan) { line in if !options.quiet { progress(line) } }
         try Files.writeAtomically(verification.csv, to: directory + "/verification.csv")
         try Files.writeAtomically(TunedFile.text(request, tuned: search.tuned, tunedSpec: tunedSpec, verification: verification),
                                   to: directory + "/tuned.yaml")
@@ -206,7 +207,8 @@ public enum TuningRun {
     }
 }
 
-/// The two tuners behind one call: each measurement named by its iteration and probe.
+/// The two tuners behind one call: each measurement named by its iteration and probe,
+/// and NTBEA's final stage.
 struct Tuner {
     let request: TuningRequest
     let spsa: SPSA?
@@ -220,7 +222,9 @@ struct Tuner {
             spsa = try SPSA(parameters: request.parameters, start: request.start, settings: settings, seed: request.seed)
             ntbea = nil
         case .ntbea(var settings):
+            // The search ranks its finalists; their measurements are made here (``run(_:)``).
             settings.iterations = request.iterations
+            settings.finalists = request.final.finalists
             settings.finalMeasurements = 0
             ntbea = try NTBEA(parameters: request.parameters, start: request.start, settings: settings, seed: request.seed)
             spsa = nil
@@ -233,19 +237,42 @@ struct Tuner {
         var tuned: [Double]
     }
 
+    /// Runs the search; `measure` returns a point's score share.
+    ///
+    /// NTBEA's final stage measures each finalist (its model's best points, best first)
+    /// `final.measurements` times and answers the one whose **mean share** gives the best
+    /// objective: for a target, the distance of the mean to it (a mean of distances
+    /// would favour the points whose measurements vary least, not the nearest).
     func run(_ measure: (_ point: [Double], _ iteration: Int, _ probe: String) throws(InputError) -> Double) throws(InputError) -> Search {
+        let objective = request.objective
         if let spsa {
             let result = try spsa.run { plus, minus, iteration throws(InputError) in
-                (try measure(plus, iteration, "plus"), try measure(minus, iteration, "minus"))
+                (objective.value(share: try measure(plus, iteration, "plus")), objective.value(share: try measure(minus, iteration, "minus")))
             }
             return Search(records: result.records, tuned: result.final)
         }
+        let ntbea = ntbea!
         var iteration = 0
-        let result = try ntbea!.run { point throws(InputError) in
+        let result = try ntbea.run { point throws(InputError) in
             iteration += 1
-            return try measure(point, iteration, "point")
+            return objective.value(share: try measure(point, iteration, "point"))
         }
-        return Search(records: result.records, tuned: result.best)
+        guard request.final.measurements > 0 else { return Search(records: result.records, tuned: result.best) }
+        var tuned = result.best, best = -Double.infinity
+        for finalist in result.finalists {
+            let point = ntbea.point(finalist.indices)
+            var sum = 0.0
+            for _ in 0..<request.final.measurements {
+                iteration += 1
+                sum += try measure(point, iteration, "final")
+            }
+            let value = objective.value(share: sum / Double(request.final.measurements))
+            if value > best {
+                best = value
+                tuned = point
+            }
+        }
+        return Search(records: result.records, tuned: tuned)
     }
 }
 
@@ -280,6 +307,7 @@ struct Measurer {
         self.progress = progress
     }
 
+    /// The score share of `point` (measurement number `count + 1`): the journal's, or played.
     mutating func measure(_ point: [Double], iteration: Int, probe: String,
                           plan: (TournamentConfig) throws(InputError) -> TournamentPlan) throws(InputError) -> Double {
         count += 1
@@ -292,7 +320,7 @@ struct Measurer {
                     + "\(values.joined(separator: ", ")): the file was made by another version or request; pass --force to start over")
             }
             state.record(measurement: count, iteration: iteration, matches: entry.matches, played: false)
-            return request.objective.value(share: entry.share)
+            return entry.share
         }
         let config = TuningRun.measurementConfig(request, candidate: spec(point), iteration: iteration)
         let measured = try TuningRun.play(try plan(config), threads: threads, folder: directory)
@@ -312,7 +340,7 @@ struct Measurer {
             try state.write(to: directory)
             if !quiet { progress(state.progressLine) }
         }
-        return objective
+        return measured.share
     }
 
     /// Writes the last state of the search.

@@ -29,6 +29,8 @@ public struct TuningState: Codable, Equatable, Sendable {
     public var iterations: Int
     public var measurements: Int
     public var measurementsDone = 0
+    /// Measurements per search iteration (SPSA 2, NTBEA 1).
+    var perIteration: Int? = 1
     public var iterationsDone = 0
     public var matchesDone = 0
     public var threads: Int
@@ -69,14 +71,15 @@ public struct TuningState: Codable, Equatable, Sendable {
         identity = Identity(fields: fields)
         status = "running"
         iterations = r.iterations
-        measurements = r.iterations * r.method.measurementsPerIteration
+        measurements = r.measurements
+        perIteration = r.method.measurementsPerIteration
         self.threads = threads
         started = RunRecord.now()
     }
 
     mutating func record(measurement: Int, iteration: Int, matches: Int, played: Bool) {
         measurementsDone = measurement
-        iterationsDone = measurement / max(1, measurements / max(1, iterations))
+        iterationsDone = min(iterations, measurement / max(1, perIteration ?? 1))
         matchesDone += matches
         if played { matchesThisSession += matches }
     }

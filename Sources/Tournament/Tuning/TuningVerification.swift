@@ -39,8 +39,11 @@ public struct TuningVerification: Sendable, Equatable {
     public var startVsField: Row { rows.first { $0.comparison == "start-vs-field" && $0.opponent == "field" }! }
 
     /// Plays (or resumes, or reads back) the three tournaments into `folder`.
-    static func run(_ request: TuningRequest, tuned: String, in folder: String, threads: Int, quiet: Bool,
-                    plan makePlan: (TournamentConfig) throws(InputError) -> TournamentPlan) throws(InputError) -> TuningVerification {
+    /// - Parameter progress: one line as each tournament ends (the tournaments' own
+    ///   progress lines are not shown).
+    static func run(_ request: TuningRequest, tuned: String, in folder: String, threads: Int,
+                    plan makePlan: (TournamentConfig) throws(InputError) -> TournamentPlan,
+                    progress: (String) -> Void) throws(InputError) -> TuningVerification {
         let seed = request.verificationSeed
         let field = TuningRun.fieldEntrants(request.field)
         let perOpponent = (request.verifyMatches + 2 * field.count - 1) / (2 * field.count)
@@ -59,8 +62,8 @@ public struct TuningVerification: Sendable, Equatable {
         for config in configs {
             let directory = folder + "/" + config.name
             let resume = FileManager.default.fileExists(atPath: directory + "/" + RunRecord.fileName)
-            _ = try TournamentRunner.run(try makePlan(config), options: RunOptions(directory: directory, threads: threads, resume: resume,
-                                                                                  force: !resume, quiet: quiet))
+            let result = try TournamentRunner.run(try makePlan(config), options: RunOptions(directory: directory, threads: threads,
+                                                                                           resume: resume, force: !resume, quiet: true))
             let candidate = config.entrants[0].name
             let pairwise = try CSVRows(path: directory + "/pairwise.csv")
             for row in pairwise.rows where row["entrant"] == candidate {
@@ -77,6 +80,9 @@ public struct TuningVerification: Sendable, Equatable {
                                 score: Double(row["score_share"] ?? "") ?? .nan, low: Double(row["score_share_low"] ?? "") ?? .nan,
                                 high: Double(row["score_share_high"] ?? "") ?? .nan))
             }
+            let last = rows[rows.count - 1]
+            progress("verify: \(config.name), \(last.matches) matches\(result.matchesPlayed == 0 ? " (done before)" : ", \(Int(result.matchesPerSecond)) matches/s"): "
+                + "\(candidate) scored \(Calibration.number(last.score, 4)) [\(Calibration.number(last.low, 4)), \(Calibration.number(last.high, 4))]")
         }
         return TuningVerification(rows: rows)
     }
