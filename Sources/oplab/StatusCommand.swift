@@ -13,7 +13,9 @@ struct StatusCommand: ParsableCommand {
             the total; matches/s; ETA; the leader's score share with its 95 % interval over \
             blocks; forfeits. A running folder not updated for --stalled-after seconds, or that no \
             process on this machine holds, is marked STALLED (`oplab tournament ... --resume` \
-            continues it). With several folders a last line adds them up.
+            continues it). With several folders a last line adds them up. A tuning's folder \
+            (`oplab tune`, tune.json) gets a line of its own: iteration, matches, rate, ETA and the \
+            point last measured.
             Example: oplab status results/overnight-shard-*-of-8
             """
     )
@@ -31,7 +33,14 @@ struct StatusCommand: ParsableCommand {
                 throw InputError("--stalled-after \(stalledAfter): expected a number of seconds above 0")
             }
             var statuses: [RunStatus] = []
-            for directory in directories { statuses.append(try RunStatus.read(directory)) }
+            for directory in directories {
+                // A tuning's folder (tune.json) gets its own line and stays out of the total.
+                if FileManager.default.fileExists(atPath: directory + "/" + TuningState.fileName) {
+                    print(try TuningState.statusLine(directory, stalledAfter: stalledAfter))
+                    continue
+                }
+                statuses.append(try RunStatus.read(directory))
+            }
             for status in statuses { print(status.line(stalledAfter: stalledAfter)) }
             if statuses.count > 1 { print(RunStatus.total(statuses, stalledAfter: stalledAfter)) }
         }

@@ -3,6 +3,7 @@ import LabCatalog
 import LabCore
 import RailGame
 import Testing
+import Tournament
 
 /// The shipped map and models are compiled into oplab from their files under configs/
 /// (scripts/embed-shipped-files.sh), so oplab runs from any folder; the files stay the
@@ -38,5 +39,23 @@ struct ShippedFilesTests {
         let table = try rail.makeTable(TableSetup(players: [StrategySpec(name: "random"), StrategySpec(name: "random")]))
         #expect(table.setupLines.first?.hasPrefix("map Train Depot Europe, the shipped map (configs/maps/train-depot-europe.json): 36 cities") == true,
                 "\(table.setupLines)")
+    }
+}
+
+/// Every tournament config under configs/ loads and plans: a shipped config that a user
+/// runs as the README says must not fail on a field or a strategy spec.
+@Suite("Shipped configs")
+struct ShippedConfigTests {
+    @Test("each configs/*.yaml loads and plans (no bots started)")
+    func everyConfigPlans() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let names = try FileManager.default.contentsOfDirectory(atPath: root + "/configs").filter { $0.hasSuffix(".yaml") }.sorted()
+        #expect(names.contains("ladder-rail-planner.yaml"))
+        for name in names {
+            let document = try ConfigLoader.load(path: root + "/configs/" + name)
+            let plan = try Catalog.plan(Catalog.resolvingPaths(document.config, with: document.resolve),
+                                        locate: { field, message in InputError("\(name): \(field): \(message)") }, startingBots: false)
+            #expect(plan.schedule.blockCount > 0, "\(name)")
+        }
     }
 }

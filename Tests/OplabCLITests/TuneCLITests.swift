@@ -45,6 +45,9 @@ struct TuneCLITests {
         let state = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch("one") + "/tune.json"))) as? [String: Any]
         #expect(state?["status"] as? String == "complete")
         #expect(state?["matchesDone"] as? Int == 24)
+        let status = try runArray(["status", scratch("one")])
+        #expect(status.status == 0)
+        #expect(status.stdout.hasPrefix("\(scratch("one")): tuning complete, iteration 6/6, 24 matches, tuned planner("), "\(status.stdout)")
     }
 
     @Test("kill -9 during the search or the verification, then --resume: the files of an uninterrupted run")
@@ -82,6 +85,11 @@ struct TuneCLITests {
             }
             #expect(kill(process.processIdentifier, SIGKILL) == 0)
             process.waitUntilExit()
+            if moment == 1 {
+                // Killed mid-search: running by its record, held by no process.
+                let status = try runArray(["status", killed])
+                #expect(status.stdout.contains("tuning running") && status.stdout.contains("STALLED"), "\(status.stdout)")
+            }
         }
         let resumed = try runArray(args(killed) + ["--resume"])
         #expect(resumed.status == 0, "\(resumed.stderr)")

@@ -49,6 +49,17 @@ let benchmarks: @Sendable () -> Void = {
                      configuration: allocations, strategy: { RailHeuristicCPU(seed: $0) })
     registerSelfPlay("rail allocations per match turnCap 50", map: map, seats: 2, rules: rules(turnCap: 50),
                      configuration: allocations, strategy: { RailHeuristicCPU(seed: $0) })
+
+    // The planner with every knob acting (route search, hoarding, kept rainbows, pace):
+    // its route buffers are sized on its first turn, so the same count at 50 turns and at
+    // the natural end means its turns allocate nothing.
+    let planner = { (seed: UInt64) -> any Strategy<RailGame> in RailPlanner(seed: seed, rainbows: 0.5, pace: 0.8) }
+    registerSelfPlay("rail planner self-play 2 seats", map: map, seats: 2, rules: RailRules(),
+                     configuration: throughput, strategy: planner)
+    registerSelfPlay("rail planner allocations per match", map: map, seats: 2, rules: RailRules(),
+                     configuration: allocations, strategy: planner)
+    registerSelfPlay("rail planner allocations per match turnCap 50", map: map, seats: 2, rules: rules(turnCap: 50),
+                     configuration: allocations, strategy: planner)
 }
 
 /// Actions applied in a match, recorded once per match next to the malloc counts

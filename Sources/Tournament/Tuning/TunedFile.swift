@@ -13,15 +13,29 @@ public enum TunedFile {
         }
     }
 
+    /// One level of a ladder (`levels:` item): the tuned spec, its target, and its
+    /// verified share against the field with the interval and the `remeasure` range, where
+    /// a new run of as many matches with another seed lands 95 % of the time (both runs'
+    /// noise: sqrt(2) times the interval's half-width), as `oplab calibrate`'s ladders say.
+    static func level(_ objective: TuningObjective, spec: String, verification v: TuningVerification) -> [String] {
+        let m = v.tunedVsField
+        let spread = 2.0.squareRoot() * (m.high - m.low) / 2
+        var lines = ["  - name: \(levelName(objective))", "    strategy: \"\(spec)\""]
+        if case .target(let p) = objective { lines.append("    target: \(Calibration.number(p, 4))") }
+        return lines + [
+            "    score_share: \(Calibration.number(m.score, 4))",
+            "    interval: [\(Calibration.number(m.low, 4)), \(Calibration.number(m.high, 4))]",
+            "    remeasure: [\(Calibration.number(max(0, m.score - spread), 4)), \(Calibration.number(min(1, m.score + spread), 4))]",
+            "    matches: \(m.matches)",
+        ]
+    }
+
     public static func text(_ request: TuningRequest, tuned: [Double], tunedSpec: String, verification v: TuningVerification) -> String {
         let r = request
         func interval(_ row: TuningVerification.Row) -> String {
             "[\(Calibration.number(row.low, 4)), \(Calibration.number(row.high, 4))]"
         }
         let field = v.tunedVsField, start = v.tunedVsStart
-        // Where a new run of as many matches with another seed lands 95 % of the time
-        // (both runs' noise: sqrt(2) times the interval's half-width), as ladders say.
-        let spread = 2.0.squareRoot() * (field.high - field.low) / 2
         var lines = [
             "# Tuned by: \(r.command)",
             "# \(r.method.name.uppercased()) over \(r.parameters.map(\.name).joined(separator: ", ")), objective \(r.objective), "
@@ -40,17 +54,7 @@ public enum TunedFile {
         for (p, value) in zip(r.parameters, tuned) {
             lines.append("  \(p.name): \(p.text(value))")
         }
-        lines += [
-            "levels:",
-            "  - name: \(levelName(r.objective))",
-            "    strategy: \"\(tunedSpec)\"",
-        ]
-        if case .target(let p) = r.objective { lines.append("    target: \(Calibration.number(p, 4))") }
-        lines += [
-            "    score_share: \(Calibration.number(field.score, 4))",
-            "    interval: \(interval(field))",
-            "    remeasure: [\(Calibration.number(max(0, field.score - spread), 4)), \(Calibration.number(min(1, field.score + spread), 4))]",
-            "    matches: \(field.matches)",
+        lines += ["levels:"] + level(r.objective, spec: tunedSpec, verification: v) + [
             "verification:",
             "  tuned_vs_start: {score: \(Calibration.number(start.score, 4)), interval: \(interval(start)), "
                 + "elo: \(TuningVerification.eloText(start.score)), elo_interval: [\(TuningVerification.eloText(start.low)), "

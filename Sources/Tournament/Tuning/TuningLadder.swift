@@ -20,19 +20,7 @@ public enum TuningLadder {
             "levels:",
         ]
         for (request, outcome) in levels {
-            let m = outcome.verification.tunedVsField
-            let spread = 2.0.squareRoot() * (m.high - m.low) / 2
-            lines += [
-                "  - name: \(TunedFile.levelName(request.objective))",
-                "    strategy: \"\(outcome.tunedSpec)\"",
-            ]
-            if case .target(let p) = request.objective { lines.append("    target: \(Calibration.number(p, 4))") }
-            lines += [
-                "    score_share: \(Calibration.number(m.score, 4))",
-                "    interval: [\(Calibration.number(m.low, 4)), \(Calibration.number(m.high, 4))]",
-                "    remeasure: [\(Calibration.number(max(0, m.score - spread), 4)), \(Calibration.number(min(1, m.score + spread), 4))]",
-                "    matches: \(m.matches)",
-            ]
+            lines += TunedFile.level(request.objective, spec: outcome.tunedSpec, verification: outcome.verification)
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -107,6 +107,7 @@ public enum TuningRun {
             journal = try TuningJournal.create(journalPath, parameters: request.parameters)
         }
         TournamentRunner.announce(notes)
+        state.updated = RunRecord.now()
         try state.write(to: directory)
 
         // 1. The search: each measurement replayed from the journal or played.

@@ -132,3 +132,27 @@ public struct TuningState: Codable, Equatable, Sendable {
         }
     }
 }
+
+extension TuningState {
+    /// The line `oplab status` prints for a tuning's folder: state, iteration and matches
+    /// done of the total, rate, ETA, the point last measured, and how fresh the record is
+    /// (or why it counts as stalled: not updated for `stalledAfter` seconds, or no
+    /// process holds the folder).
+    public static func statusLine(_ directory: String, stalledAfter: Double, now: Date = Date()) throws(InputError) -> String {
+        let state = try read(from: directory)
+        let holder = ResultsLock.holder(of: directory)
+        let age = state.updated.flatMap { ISO8601DateFormatter().date(from: $0) }.map { max(0, now.timeIntervalSince($0)) }
+        var text = "\(directory): tuning \(state.status), iteration \(state.iterationsDone)/\(state.iterations), "
+            + "\(NumberText.grouped(state.matchesDone)) matches"
+        guard state.status == "running" else { return text + (state.tuned.map { ", tuned \($0)" } ?? "") }
+        text += ", \(Int(state.matchesPerSecond)) matches/s, ETA \(state.etaSeconds.map(Progress.clock) ?? "?")"
+        if let current = state.current, let share = state.currentShare { text += ", \(current) scored \(Calibration.number(share, 3))" }
+        if (age ?? .infinity) > stalledAfter || holder == nil {
+            text += "; STALLED: " + (age.map { "not updated for \(Progress.clock($0))" } ?? "never updated")
+                + (holder == nil ? " and no process holds the folder (kill -9? --resume continues it)" : "")
+        } else if let age {
+            text += "; updated \(Progress.clock(age)) ago" + (holder.map { $0 > 0 ? " by pid \($0)" : "" } ?? "")
+        }
+        return text
+    }
+}
