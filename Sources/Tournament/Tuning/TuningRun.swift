@@ -103,6 +103,8 @@ public enum TuningRun {
             if !contents.isEmpty {
                 try clear(directory, contents: contents)
                 notes.append("replaced the tuning in \(directory)")
+            } else if options.resume {
+                notes.append("warning: --resume: \(directory) holds no tuning yet; starting it")
             }
             journal = try TuningJournal.create(journalPath, parameters: request.parameters)
         }
