@@ -76,8 +76,11 @@ public enum TuningRun {
         try request.check()
         // The tuners check their settings and the start point before anything is written.
         let tuner = try Tuner(request)
-        // Every spec the search can reach parses: the start and both ends of each range.
-        _ = try makePlan(measurementConfig(request, candidate: spec(request.start), iteration: 0, startingBots: false))
+        // The specs the search can reach are played: the start, and every parameter at
+        // its low and at its high end (a catalog or bot refusing one says so now).
+        for point in [request.start, request.parameters.map(\.low), request.parameters.map(\.high)] {
+            _ = try makePlan(measurementConfig(request, candidate: spec(point), iteration: 0))
+        }
         let directory = options.directory
         let threads = options.workerThreads
         let (lock, contents) = try TournamentRunner.hold(directory)
@@ -143,7 +146,7 @@ public enum TuningRun {
 
     /// The gauntlet of one measurement: the candidate (entrant 0) against every field
     /// spec, the request's blocks per opponent, seeded for `iteration`.
-    static func measurementConfig(_ request: TuningRequest, candidate: String, iteration: Int, startingBots: Bool = true) -> TournamentConfig {
+    static func measurementConfig(_ request: TuningRequest, candidate: String, iteration: Int) -> TournamentConfig {
         TournamentConfig(name: "tune", game: request.game, rules: request.rules, map: request.map, seats: 2,
                          entrants: [Entrant(name: "candidate", strategy: candidate)] + fieldEntrants(request.field),
                          format: .gauntlet, candidate: "candidate", blocks: request.blocks,

@@ -116,7 +116,9 @@ public struct TuningVerification: Sendable, Equatable {
         var lines: [String] = []
         let vs = tunedVsStart
         let margin = vs.low > 0.5 ? "stronger than the start: its interval excludes 0"
-            : vs.high < 0.5 ? "weaker than the start: its interval excludes 0" : "no difference from the start shown at 95 %"
+            : vs.high < 0.5 ? "weaker than the start: its interval excludes 0"
+            : vs.low == vs.high ? "the same play as the start on every deal (the tuned values play as the start's)"
+            : "no difference from the start shown at 95 %"
         lines.append("tuned against start: score \(interval(vs)), \(elo(vs)) over \(vs.matches) matches: \(margin)")
         let t = tunedVsField, s = startVsField
         lines.append("tuned against the field: score share \(interval(t)) over \(t.matches) matches; start: \(interval(s))"
