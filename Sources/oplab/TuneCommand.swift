@@ -48,17 +48,17 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "The search: spsa or ntbea.")
     var method: String = "spsa"
 
-    @Option(help: "max (the most score share) or target=P with P in (0, 1) (repeatable for targets: a ladder).")
+    @Option(help: "max (the most score share, the default) or target=P with P in (0, 1) (repeatable for targets: a ladder).")
     var objective: [String] = []
 
-    @Option(parsing: .unconditional, help: "Matches the search may play (per objective).", transform: CommandLineNumbers.integer)
+    @Option(parsing: .unconditional, help: "Matches the search may play, per objective (default 4000).", transform: CommandLineNumbers.integer)
     var budget: Int = 4_000
 
-    @Option(parsing: .unconditional, help: "Seat-rotated blocks (2 matches) per opponent in one measurement.",
+    @Option(parsing: .unconditional, help: "Seat-rotated blocks (2 matches) per opponent in one measurement (default 8).",
             transform: CommandLineNumbers.integer)
     var blocks: Int = 8
 
-    @Option(name: .customLong("verify-matches"), parsing: .unconditional, help: "Matches of each verification tournament.",
+    @Option(name: .customLong("verify-matches"), parsing: .unconditional, help: "Matches of each verification tournament (default 1000).",
             transform: CommandLineNumbers.integer)
     var verifyMatches: Int = 1_000
 
@@ -71,11 +71,11 @@ struct TuneCommand: ParsableCommand {
     @Option(name: .customLong("ntbea-k"), parsing: .unconditional, help: "NTBEA's UCB exploration weight k (score units).")
     var ntbeaK: Double = NTBEA.Settings().k
 
-    @Option(name: .customLong("neighbours"), parsing: .unconditional, help: "NTBEA's mutated neighbours per iteration.",
+    @Option(name: .customLong("neighbours"), parsing: .unconditional, help: "NTBEA's mutated neighbours per iteration (default 50).",
             transform: CommandLineNumbers.integer)
     var neighbours: Int = NTBEA.Settings().neighbours
 
-    @Option(parsing: .unconditional, help: "NTBEA's finalists: the points its model rates best, each measured again with a fifth of the budget; the best of them wins (1: the model's best).",
+    @Option(parsing: .unconditional, help: "NTBEA's finalists: the points its model rates best, each measured again with a fifth of the budget; the best of them wins (default 5; 1: the model's best).",
             transform: CommandLineNumbers.integer)
     var finalists: Int = 5
 
