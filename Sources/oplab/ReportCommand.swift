@@ -29,16 +29,17 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try reportingInputErrors {
-            // Writing into a results folder: hold it, as every writer of it does (a folder
-            // without run.json is refused by the report itself, and gets no lock file).
-            // A run still playing holds its folder; its page goes in whole (atomically) beside
-            // the files, which this command only reads.
+            // A tuning's folder: its page, written whole (atomically) beside the files.
             if TuningReport.isTuning(directory) {
                 let path = out ?? directory + "/report.html"
                 try writeWhole(try TuningReport.html(folder: directory), to: path, what: "the report")
                 print("wrote \(path)")
                 return
             }
+            // Writing into a results folder: hold it, as every writer of it does (a folder
+            // without run.json is refused by the report itself, and gets no lock file).
+            // A run still playing holds its folder; its page goes in whole (atomically) beside
+            // the files, which this command only reads.
             let target = folder(of: out ?? directory + "/report.html")
             let intoResults = FileManager.default.fileExists(atPath: target + "/" + RunRecord.fileName)
                 && ResultsLock.holder(of: target) == nil

@@ -61,7 +61,7 @@ public final class RailPlanner: Strategy {
         let wanted = routeRailroads(observation)
         if wanted != 0 && rng.chance(focus) {
             if let build = Self.build(among: wanted, observation, legal: legal, rng: &rng) { return build }
-            if RailCPU.has(legal, RailAction.drawCard) && rng.chance(hoard) { return RailAction.drawCard }
+            if canDraw && rng.chance(hoard) { return RailAction.drawCard }
         }
         if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) {
             // No draw from the stream unless the knob can act: rainbows=0 plays as before.

@@ -61,6 +61,11 @@ struct ReportPage {
 
     /// A section with its heading and the one-line question it answers.
     func section(_ id: String, _ heading: String, _ question: String, _ content: String) -> String {
+        Self.section(id, heading, question, content)
+    }
+
+    /// ``section(_:_:_:_:)`` for pages that are not a tournament's (a tuning's).
+    static func section(_ id: String, _ heading: String, _ question: String, _ content: String) -> String {
         "<section id=\"\(id)\">\n<h2>\(SVG.escape(heading))</h2>\n<p class=\"question\">\(SVG.escape(question))</p>\n"
             + content + "\n</section>\n"
     }

@@ -24,16 +24,17 @@ public enum TuningReport {
     /// The page.
     public static func html(folder: String) throws(InputError) -> String {
         let state = try TuningState.read(from: folder)
-        let measurements = try Table(path: folder + "/measurements.csv")
+        let measurements = try CSVTable.read(folder + "/" + TuningJournal.fileName, expected: [])
         // A search still running (or killed) has no tuning.csv yet: its trajectory is the
         // points measured so far, each measurement an iteration of its own.
-        let tuning = (try? Table(path: folder + "/tuning.csv")) ?? measurements.asIterations()
-        let verification = try? Table(path: folder + "/verification.csv")
+        let tuningPath = folder + "/tuning.csv"
+        let trajectory = FileManager.default.fileExists(atPath: tuningPath)
+            ? try Trajectory(tuning: try CSVTable.read(tuningPath, expected: []))
+            : try Trajectory(measurements: measurements)
+        let verificationPath = folder + "/verification.csv"
+        let verification = FileManager.default.fileExists(atPath: verificationPath)
+            ? try CSVTable.read(verificationPath, expected: []) : nil
         let identity = Dictionary(state.identity.fields.map { ($0[0], $0[1]) }, uniquingKeysWith: { a, _ in a })
-        let parameters = Array(tuning.header.dropFirst().dropLast(2))
-        guard let matchesColumn = tuning.header.firstIndex(of: "matches"), let scoreColumn = tuning.header.firstIndex(of: "score") else {
-            throw InputError("\(folder)/tuning.csv: expected columns matches and score")
-        }
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>" + SVG.escape("Opponent Lab tuning: \(identity["strategy"] ?? "")") + "</title>\n"
@@ -48,33 +49,31 @@ public enum TuningReport {
         if let tuned = state.tuned {
             out += "<p>Tuned: <code>" + SVG.escape(tuned) + "</code>, from <code>" + SVG.escape(identity["start"] ?? "") + "</code>.</p>\n"
         }
-        out += section("verification", "Verification",
+        out += ReportPage.section("verification", "Verification",
                        "Is the tuned spec better than the start, and where does it land against the field? Seat-rotated tournaments "
                        + "with a seed of their own; 95 % intervals over blocks.",
-                       verification.map(verificationTable) ?? "<p>Not yet: the verification runs when the search is done.</p>")
-        let x = tuning.rows.map { Double($0[matchesColumn]) ?? .nan }
+                       try verification.map(verificationTable) ?? "<p>Not yet: the verification runs when the search is done.</p>")
+        let x = trajectory.matches
         let tuned = tunedValues(folder: folder)
-        for (k, name) in parameters.enumerated() {
-            let y = tuning.rows.map { Double($0[k + 1]) ?? .nan }
+        for (k, name) in trajectory.parameters.enumerated() {
+            let y = trajectory.values[k]
             let range = identity["param " + name].flatMap(Self.range)
             var series = [(name: name, y: y, colour: SVG.seatColour(k))]
             if let value = tuned[name] { series.append(("tuned: \(SVG.number(value, 4))", x.map { _ in value }, "#222")) }
-            out += section("param-\(k)", "Parameter \(name)", "Where did the search take \(name) as the matches were played? "
+            out += ReportPage.section("param-\(k)", "Parameter \(name)", "Where did the search take \(name) as the matches were played? "
                            + (identity["method"]?.hasPrefix("spsa") == true ? "SPSA's theta after each iteration." : "NTBEA's point at each iteration.")
                            + " The tuned value is the dark line.",
                            chart(x: x, series: series, low: range?.lowerBound, high: range?.upperBound,
                                  xLabel: "matches played", label: "\(name) over the matches played"))
         }
-        let score = tuning.rows.map { Double($0[scoreColumn]) ?? .nan }
-        let measuredShare = measurements.header.firstIndex(of: "score_share").map { c in measurements.rows.map { Double($0[c]) ?? .nan } } ?? []
-        let measuredX = measurements.header.firstIndex(of: "matches").map { c in
-            measurements.rows.reduce(into: [Double]()) { acc, row in acc.append((acc.last ?? 0) + (Double(row[c]) ?? 0)) }
-        } ?? []
-        out += section("objective", "Objective", "How did the objective move as the search went on? Each iteration's score "
+        let score = trajectory.score
+        let measuredShare = try Trajectory.numbers(measurements, "score_share")
+        let measuredX = try Trajectory.runningTotal(measurements, "matches")
+        out += ReportPage.section("objective", "Objective", "How did the objective move as the search went on? Each iteration's score "
                        + "(the mean of its measurements; for a target, minus the distance to it), and its running mean over 10 iterations.",
                        chart(x: x, series: [("score", score, "#9bb7d4"), ("running mean", runningMean(score, 10), "#1f4e79")],
                              low: nil, high: nil, xLabel: "matches played", label: "objective over the matches played"))
-        out += section("shares", "Measured score shares", "What did each measurement score against the field?",
+        out += ReportPage.section("shares", "Measured score shares", "What did each measurement score against the field?",
                        chart(x: measuredX, series: [("score share", measuredShare, "#c0504d")], low: 0, high: 1, xLabel: "matches played",
                              label: "score share of each measurement", dots: true))
         out += "<footer><p>" + SVG.escape("Files: tuning.csv, measurements.csv, verification.csv, tuned.yaml, verify/*/ (tournament folders: "
@@ -107,21 +106,18 @@ public enum TuningReport {
         return lo...hi
     }
 
-    static func section(_ id: String, _ heading: String, _ question: String, _ content: String) -> String {
-        "<section id=\"\(id)\">\n<h2>\(SVG.escape(heading))</h2>\n<p class=\"question\">\(SVG.escape(question))</p>\n"
-            + content + "\n</section>\n"
-    }
-
-    static func verificationTable(_ t: Table) -> String {
+    static func verificationTable(_ t: CSVTable) throws(InputError) -> String {
         var out = "<table>\n<tr>" + ["comparison", "entrant", "opponent", "matches", "score", "95 %", "Elo", "95 %"]
             .map { "<th>\($0)</th>" }.joined() + "</tr>\n"
-        let c = Dictionary(t.header.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        let names = ["comparison", "entrant", "opponent", "matches", "score", "score_low", "score_high", "elo", "elo_low", "elo_high"]
+        var columns: [CSVTable.Column] = []
+        for name in names { columns.append(try t.column(name)) }
+        let opponent = columns[2]
         // The pooled `field` row says again what the one opponent's says when there is one.
-        let opponents = Set(t.rows.compactMap { row in c["opponent"].map { row[$0] } }.filter { $0 != "field" && $0 != "start" })
-        for row in t.rows where !(opponents.count == 1 && c["opponent"].map({ row[$0] }) == "field") {
-            func f(_ name: String) -> String { c[name].map { row[$0] } ?? "" }
-            let cells = [f("comparison"), f("entrant"), f("opponent"), f("matches"), f("score"), "[\(f("score_low")), \(f("score_high"))]",
-                         f("elo"), "[\(f("elo_low")), \(f("elo_high"))]"]
+        let opponents = Set(t.rows.map { $0.text(opponent) }.filter { $0 != "field" && $0 != "start" })
+        for row in t.rows where !(opponents.count == 1 && row.text(opponent) == "field") {
+            let f = columns.map(row.text)
+            let cells = Array(f[0..<5]) + ["[\(f[5]), \(f[6])]", f[7], "[\(f[8]), \(f[9])]"]
             out += "<tr>" + cells.map { "<td>" + SVG.escape($0) + "</td>" }.joined() + "</tr>\n"
         }
         return out + "</table>"
@@ -168,39 +164,48 @@ public enum TuningReport {
         return Charts.svg(height: bottom + 40, label: label, body)
     }
 
-    /// A small CSV file oplab wrote: a header and rows of plain fields.
-    struct Table {
-        var header: [String]
-        var rows: [[String]]
+    /// Where the search stood iteration by iteration: tuning.csv's columns, or, before it
+    /// exists, the journal's measurements (each an iteration of its own).
+    struct Trajectory {
+        var parameters: [String]
+        /// Matches played by the end of each iteration.
+        var matches: [Double]
+        /// Per parameter, its value at each iteration.
+        var values: [[Double]]
+        /// Each iteration's objective.
+        var score: [Double]
 
-        init(header: [String], rows: [[String]]) {
-            self.header = header
-            self.rows = rows
+        /// From tuning.csv: `iteration, <parameters>, matches, score`.
+        init(tuning t: CSVTable) throws(InputError) {
+            parameters = Array(t.header.dropFirst().dropLast(2))
+            matches = try Self.numbers(t, "matches")
+            score = try Self.numbers(t, "score")
+            values = []
+            for name in parameters { values.append(try Self.numbers(t, name)) }
         }
 
-        /// measurements.csv as tuning.csv's columns: `iteration` (the measurement), the
-        /// parameters, `matches` (so far), `score` (the objective).
-        func asIterations() -> Table {
-            let parameters = header.count - 6
-            var total = 0
-            return Table(header: ["iteration"] + header[3..<(3 + parameters)] + ["matches", "score"], rows: rows.map { row in
-                total += Int(row[3 + parameters]) ?? 0
-                return [row[0]] + row[3..<(3 + parameters)] + [String(total), row[5 + parameters]]
-            })
+        /// From measurements.csv: `measurement, iteration, probe, <parameters>, matches,
+        /// score_share, objective`.
+        init(measurements t: CSVTable) throws(InputError) {
+            parameters = Array(t.header.dropFirst(3).dropLast(3))
+            matches = try Self.runningTotal(t, "matches")
+            score = try Self.numbers(t, "objective")
+            values = []
+            for name in parameters { values.append(try Self.numbers(t, name)) }
         }
 
-        init(path: String) throws(InputError) {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw InputError("cannot read \(path)") }
-            let lines = text.split(separator: "\n")
-            guard let first = lines.first.flatMap({ CSV.fields($0) }) else { throw InputError("\(path): no header") }
-            header = first
-            rows = []
-            for (k, line) in lines.dropFirst().enumerated() {
-                guard let fields = CSV.fields(line), fields.count == first.count else {
-                    throw InputError("\(path):\(k + 2): expected \(first.count) fields")
-                }
-                rows.append(fields)
-            }
+        /// Column `name` as numbers.
+        static func numbers(_ t: CSVTable, _ name: String) throws(InputError) -> [Double] {
+            let column = try t.column(name)
+            var out: [Double] = []
+            for row in t.rows { out.append(try row.double(column)) }
+            return out
+        }
+
+        /// The running total of column `name`.
+        static func runningTotal(_ t: CSVTable, _ name: String) throws(InputError) -> [Double] {
+            var total = 0.0
+            return try numbers(t, name).map { total += $0; return total }
         }
     }
 }

@@ -103,6 +103,17 @@ struct MatchRow: Sendable {
     var marks: [UInt128] = []
     /// Why this seat forfeited the match, if it did.
     var forfeit: ForfeitKind?
+
+    /// Calls `body` with each row of `rows` (whole matches, `seats` rows each, in order)
+    /// and its match score: 1 for a sole first place, 1/k for a first place shared by k
+    /// seats, 0 otherwise (statistics.md), as the summaries count it.
+    static func scores(_ rows: [MatchRow], seats: Int, _ body: (_ row: MatchRow, _ score: Double) -> Void) {
+        for start in stride(from: 0, to: rows.count, by: seats) {
+            let match = rows[start..<(start + seats)]
+            let firsts = match.count { $0.place == 1 }
+            for row in match { body(row, row.place == 1 ? 1 / Double(firsts) : 0) }
+        }
+    }
 }
 
 /// Reads `matches.csv` (or the rows of `matches.csv.gz`) block by block in fixed-size

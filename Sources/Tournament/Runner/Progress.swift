@@ -35,14 +35,10 @@ final class Progress {
     /// Counts one finished block (its rows: per match, one per seat).
     func add(block rows: [MatchRow], seats: Int) {
         blocks += 1
-        for start in stride(from: 0, to: rows.count, by: seats) {
-            matches += 1
-            let match = rows[start..<(start + seats)]
-            let firsts = match.count(where: { $0.place == 1 })
-            for row in match {
-                if row.place == 1 { score[row.entrant] += 1 / Double(firsts) }
-                played[row.entrant] += 1
-            }
+        matches += rows.count / seats
+        MatchRow.scores(rows, seats: seats) { row, points in
+            score[row.entrant] += points
+            played[row.entrant] += 1
         }
         // Read the clock every 16 blocks: a block can take a few microseconds.
         guard blocks % 16 == 0 || blocks == total else { return }

@@ -75,4 +75,14 @@ public struct TournamentPlan: Sendable {
 
     /// The entrants' names, in config order.
     public var entrantNames: [String] { config.entrants.map(\.name) }
+
+    /// A set of tables per worker: ``seatings`` for the first, and a fresh set from
+    /// ``makeSeatings`` for each other (all share ``seatings`` without it).
+    func seatings(forWorkers workers: Int) throws(InputError) -> [[[any SeatedTable]]] {
+        var sets = [seatings]
+        if let makeSeatings {
+            for _ in 1..<max(1, workers) { sets.append(try makeSeatings()) }
+        }
+        return sets
+    }
 }

@@ -193,12 +193,7 @@ public enum TournamentRunner {
         var broken: (entrant: Int, kind: ForfeitKind, block: Int)?
         let master = plan.config.seed
         // A set of tables per worker, so threads share no objects they retain per turn.
-        let workers = max(1, min(threads, shardBlocks.count - done))
-        var perWorker = [plan.seatings]
-        if let make = plan.makeSeatings {
-            for _ in 1..<workers { perWorker.append(try make()) }
-        }
-        let seatings = perWorker
+        let seatings = try plan.seatings(forWorkers: max(1, min(threads, shardBlocks.count - done)))
         ParallelBlocks.run(blocks: shardBlocks[done...], threads: threads, window: threads * 32,
                            play: { worker, block, buffer in
                                layout.playBlock(block, master: master, seatings: seatings[min(worker, seatings.count - 1)], buffer: &buffer)
@@ -241,16 +236,9 @@ public enum TournamentRunner {
                                if let onBlock, let block = played.rows.first?.block {
                                    var sums = [Double](repeating: 0, count: entrantCount)
                                    var counts = [Int](repeating: 0, count: entrantCount)
-                                   // A match's score: 1 for a sole first place, 1/k for a first place
-                                   // shared by k seats (statistics.md), as the summaries count it.
-                                   let seats = plan.schedule.seats
-                                   for start in stride(from: 0, to: played.rows.count, by: seats) {
-                                       let match = played.rows[start..<(start + seats)]
-                                       let firsts = match.count { $0.place == 1 }
-                                       for row in match {
-                                           if row.place == 1 { sums[row.entrant] += 1 / Double(firsts) }
-                                           counts[row.entrant] += 1
-                                       }
+                                   MatchRow.scores(played.rows, seats: plan.schedule.seats) { row, points in
+                                       sums[row.entrant] += points
+                                       counts[row.entrant] += 1
                                    }
                                    let scores = (0..<entrantCount).map { counts[$0] == 0 ? nil : sums[$0] / Double(counts[$0]) }
                                    if onBlock(block, scores) {

@@ -13,7 +13,8 @@ import LabCore
 /// optimistic for whichever point noise favoured (the winner's curse), and fresh
 /// measurements are not. With one finalist the model's best is the answer.
 ///
-/// The tuner **maximizes** the score; a `target=P` objective measures `-abs(s - P)`.
+/// The tuner **maximizes** the objective of a measurement; a `target=P` objective is
+/// `-abs(s - P)` of a measured share `s`.
 /// Every draw comes from a ``LabRandom`` seeded from the seed: the same seed and scores
 /// give the same trajectory.
 public struct NTBEA: Sendable {
@@ -75,13 +76,13 @@ public struct NTBEA: Sendable {
         public var best: [Double]
         /// The model's mean at ``best`` (over its 1-tuples and its full tuple).
         public var estimate: Double
-        /// The scores of the final measurements of ``best``.
+        /// The final measurements of ``best``.
         public var finalScores: [Double]
         /// One `tuning.csv` record per step: the point measured, one measurement per
         /// iteration, its score.
         public var records: [TuningRecord]
-        /// The finalists (grid indices, by model mean, best first) and the mean of each
-        /// one's final measurements (NaN without any).
+        /// The finalists (grid indices, by model mean, best first) and the objective of
+        /// each one's mean final measurement (NaN without any).
         public var finalists: [(indices: [Int], score: Double)] = []
 
         public static func == (l: Result, r: Result) -> Bool {
@@ -137,11 +138,17 @@ public struct NTBEA: Sendable {
     /// (when none is given), then per iteration each neighbour's mutated parameters and
     /// values. Among neighbours of equal UCB the first proposed wins. A score that is
     /// not finite is recorded but not added to the model.
-    /// - Parameter measure: scores one point (noisy); in the lab, a seat-rotated block
-    ///   set of matches.
+    /// - Parameters:
+    ///   - objective: what the search maximizes of a measurement (the model is fed
+    ///     `objective(measure(x))`); the finalists are compared by the objective of their
+    ///     mean measurement, which for a target (`-|s - P|`) is not the mean objective:
+    ///     that would favour the points whose measurements vary least, not the nearest.
+    ///     Default: the measurement itself.
+    ///   - measure: measures one point (noisy); in the lab, the score share of a
+    ///     seat-rotated block set of matches.
     /// - Throws: what `measure` throws, at once.
     /// - Complexity: O(iterations × neighbours × parameters) besides the measurements.
-    public func run<E: Error>(measure: (_ point: [Double]) throws(E) -> Double) throws(E) -> Result {
+    public func run<E: Error>(objective: (Double) -> Double = { $0 }, measure: (_ point: [Double]) throws(E) -> Double) throws(E) -> Result {
         var random = LabRandom(seed: Seeds.derive(seed, 0, SeedPurpose.auxiliary.rawValue))
         let sizes = grids.map(\.count)
         var model = NTupleModel(sizes: sizes)
@@ -152,7 +159,7 @@ public struct NTBEA: Sendable {
         var order = Array(sizes.indices)
         for iteration in 1...settings.iterations {
             let values = point(x)
-            let score = try measure(values)
+            let score = objective(try measure(values))
             if score.isFinite { model.add(x, score: score) }
             steps.append(Step(iteration: iteration, indices: x, point: values, score: score))
             guard iteration < settings.iterations else { break }
@@ -185,22 +192,21 @@ public struct NTBEA: Sendable {
         ranked.sort { (a: Ranked, b: Ranked) -> Bool in a.mean > b.mean || (a.mean == b.mean && a.k < b.k) }
         let chosen: [Ranked] = ranked.isEmpty ? [(0, steps[0].indices, -Double.infinity)] : Array(ranked.prefix(settings.finalists))
         var finalists: [(indices: [Int], score: Double)] = []
-        var finalScores: [Double] = []
-        var bestIndices = chosen[0].x, bestScore = -Double.infinity
+        var measured: [[Double]] = []
         for candidate in chosen {
             var scores: [Double] = []
             for _ in 0..<settings.finalMeasurements { scores.append(try measure(point(candidate.x))) }
             let finite = scores.filter(\.isFinite)
-            let mean = finite.isEmpty ? Double.nan : finite.reduce(0, +) / Double(finite.count)
-            finalists.append((candidate.x, mean))
-            if chosen.count > 1, mean > bestScore {
-                bestScore = mean
-                bestIndices = candidate.x
-                finalScores = scores
-            } else if chosen.count == 1 {
-                finalScores = scores
-            }
+            finalists.append((candidate.x, finite.isEmpty ? .nan : objective(finite.reduce(0, +) / Double(finite.count))))
+            measured.append(scores)
         }
+        // The finalist that scores best (the first among equals); the model's best when
+        // none has a score.
+        var pick = 0
+        for k in finalists.indices where finalists[k].score > finalists[pick].score || finalists[pick].score.isNaN && !finalists[k].score.isNaN {
+            pick = k
+        }
+        let bestIndices = finalists[pick].indices, finalScores = measured[pick]
         let best = point(bestIndices)
         let records = steps.map { TuningRecord(iteration: $0.iteration, point: $0.point, measurements: $0.iteration, score: $0.score) }
         return Result(steps: steps, bestIndices: bestIndices, best: best, estimate: model.mean(bestIndices) ?? .nan,

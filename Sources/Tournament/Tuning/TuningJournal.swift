@@ -11,8 +11,8 @@ import LabCore
 /// one per parameter (the values measured, as in the spec), `matches`, `score_share`
 /// (the candidate's, written exactly: `%.17g` reads back to the same number),
 /// `objective`.
-struct TuningJournal {
-    static let fileName = "measurements.csv"
+package struct TuningJournal {
+    package static let fileName = "measurements.csv"
 
     /// One measurement.
     struct Entry: Equatable {

@@ -73,6 +73,7 @@ public enum TuningRun {
     public static func run(_ request: TuningRequest, options: TuningOptions, spec: @escaping ([Double]) -> String,
                            plan makePlan: (TournamentConfig) throws(InputError) -> TournamentPlan,
                            progress: @escaping (String) -> Void) throws(InputError) -> TuningOutcome {
+        let progress = options.quiet ? { _ in } : progress
         try request.check()
         // The tuners check their settings and the start point before anything is written.
         let tuner = try Tuner(request)
@@ -117,11 +118,11 @@ public enum TuningRun {
 
         // 1. The search: each measurement replayed from the journal or played.
         var measurer = Measurer(request: request, journal: journal, spec: spec, threads: threads, directory: directory,
-                                state: state, interval: options.statusInterval, quiet: options.quiet, progress: progress)
-        if !options.quiet { progress("tune \(request.game): \(request.strategy) by \(request.parameters.map(\.name).joined(separator: ", ")) "
+                                state: state, interval: options.statusInterval, progress: progress)
+        progress("tune \(request.game): \(request.strategy) by \(request.parameters.map(\.name).joined(separator: ", ")) "
                  + "against \(request.field.joined(separator: ", ")), \(request.method.name), objective \(request.objective), "
                  + "\(request.iterations) iterations of \(request.matchesPerMeasurement * request.method.measurementsPerIteration) matches"
-                 + (request.final.measurements > 0 ? ", then \(request.final.finalists) finalists x \(request.final.measurements) measurements" : "")) }
+                 + (request.final.measurements > 0 ? ", then \(request.final.finalists) finalists x \(request.final.measurements) measurements" : ""))
         let search = try tuner.run { point, iteration, probe throws(InputError) in
             try measurer.measure(point, iteration: iteration, probe: probe, plan: makePlan)
         }
@@ -132,16 +133,17 @@ public enum TuningRun {
                                                  matchesPerMeasurement: request.matchesPerMeasurement), to: directory + "/tuning.csv")
 
         // 2. The verification, each tournament resumable on its own.
-        if !options.quiet { progress("verify: \(tunedSpec) against \(request.startSpec) and against the field, \(request.verifyMatches) matches each (seed \(request.verificationSeed))") }
+        progress("verify: \(tunedSpec) against \(request.startSpec) and against the field, \(request.verifyMatches) matches each "
+                 + "(seed \(request.verificationSeed))")
         let verification = try TuningVerification.run(request, tuned: tunedSpec, in: directory + "/" + verifyFolder, threads: threads,
-                                                       plan: makePlan) { line in if !options.quiet { progress(line) } }
+                                                       plan: makePlan, progress: progress)
         try Files.writeAtomically(verification.csv, to: directory + "/verification.csv")
         try Files.writeAtomically(TunedFile.text(request, tuned: search.tuned, tunedSpec: tunedSpec, verification: verification),
                                   to: directory + "/tuned.yaml")
         state.finish(tuned: tunedSpec)
         try state.write(to: directory)
         return TuningOutcome(directory: directory, tuned: search.tuned, tunedSpec: tunedSpec, records: search.records,
-                             verification: verification, matchesPlayed: measurer.matchesPlayed, notes: notes)
+                             verification: verification, matchesPlayed: state.matchesThisSession, notes: notes)
     }
 
     /// The gauntlet of one measurement: the candidate (entrant 0) against every field
@@ -185,11 +187,7 @@ public enum TuningRun {
         plan.resources?.open(resultsFolder: folder)
         defer { plan.resources?.close() }
         let workers = max(1, min(threads, blocks.count))
-        var perWorker = [plan.seatings]
-        if let make = plan.makeSeatings {
-            for _ in 1..<workers { perWorker.append(try make()) }
-        }
-        let seatings = perWorker
+        let seatings = try plan.seatings(forWorkers: workers)
         let master = plan.config.seed
         let seats = plan.schedule.seats
         var sum = 0.0, matches = 0, forfeits = 0
@@ -198,14 +196,12 @@ public enum TuningRun {
                                layout.playBlock(block, master: master, seatings: seatings[min(worker, seatings.count - 1)], buffer: &buffer)
                            },
                            emit: { _, played in
-                               for start in stride(from: 0, to: played.rows.count, by: seats) {
-                                   let match = played.rows[start..<(start + seats)]
-                                   let firsts = match.count { $0.place == 1 }
-                                   if match.contains(where: { $0.forfeit != nil }) { forfeits += 1 }
-                                   for row in match where row.entrant == 0 {
-                                       if row.place == 1 { sum += 1 / Double(firsts) }
-                                       matches += 1
-                                   }
+                               // One seat at most forfeits a match (it ends there).
+                               forfeits += played.rows.count { $0.forfeit != nil }
+                               MatchRow.scores(played.rows, seats: seats) { row, points in
+                                   guard row.entrant == 0 else { return }
+                                   sum += points
+                                   matches += 1
                                }
                                return true
                            })
@@ -213,8 +209,7 @@ public enum TuningRun {
     }
 }
 
-/// The two tuners behind one call: each measurement named by its iteration and probe,
-/// and NTBEA's final stage.
+/// The two tuners behind one call: each measurement named by its iteration and probe.
 struct Tuner {
     let request: TuningRequest
     let spsa: SPSA?
@@ -228,10 +223,8 @@ struct Tuner {
             spsa = try SPSA(parameters: request.parameters, start: request.start, settings: settings, seed: request.seed)
             ntbea = nil
         case .ntbea(var settings):
-            // The search ranks its finalists; their measurements are made here (``run(_:)``).
             settings.iterations = request.iterations
-            settings.finalists = request.final.finalists
-            settings.finalMeasurements = 0
+            (settings.finalists, settings.finalMeasurements) = request.final
             ntbea = try NTBEA(parameters: request.parameters, start: request.start, settings: settings, seed: request.seed)
             spsa = nil
         }
@@ -243,12 +236,8 @@ struct Tuner {
         var tuned: [Double]
     }
 
-    /// Runs the search; `measure` returns a point's score share.
-    ///
-    /// NTBEA's final stage measures each finalist (its model's best points, best first)
-    /// `final.measurements` times and answers the one whose **mean share** gives the best
-    /// objective: for a target, the distance of the mean to it (a mean of distances
-    /// would favour the points whose measurements vary least, not the nearest).
+    /// Runs the search; `measure` returns a point's score share, the tuners maximize its
+    /// objective (NTBEA compares its finalists by the objective of their mean share).
     func run(_ measure: (_ point: [Double], _ iteration: Int, _ probe: String) throws(InputError) -> Double) throws(InputError) -> Search {
         let objective = request.objective
         if let spsa {
@@ -257,28 +246,13 @@ struct Tuner {
             }
             return Search(records: result.records, tuned: result.final)
         }
-        let ntbea = ntbea!
+        // The final stage's measurements count on from the search's iterations.
         var iteration = 0
-        let result = try ntbea.run { point throws(InputError) in
+        let result = try ntbea!.run(objective: { objective.value(share: $0) }) { point throws(InputError) in
             iteration += 1
-            return objective.value(share: try measure(point, iteration, "point"))
+            return try measure(point, iteration, iteration > request.iterations ? "final" : "point")
         }
-        guard request.final.measurements > 0 else { return Search(records: result.records, tuned: result.best) }
-        var tuned = result.best, best = -Double.infinity
-        for finalist in result.finalists {
-            let point = ntbea.point(finalist.indices)
-            var sum = 0.0
-            for _ in 0..<request.final.measurements {
-                iteration += 1
-                sum += try measure(point, iteration, "final")
-            }
-            let value = objective.value(share: sum / Double(request.final.measurements))
-            if value > best {
-                best = value
-                tuned = point
-            }
-        }
-        return Search(records: result.records, tuned: tuned)
+        return Search(records: result.records, tuned: result.best)
     }
 }
 
@@ -292,16 +266,14 @@ struct Measurer {
     let directory: String
     var state: TuningState
     let interval: TimeInterval
-    let quiet: Bool
     let progress: (String) -> Void
     /// Measurements made so far (replayed or played).
     private(set) var count = 0
-    private(set) var matchesPlayed = 0
     private let clock = Date()
     private var lastStatus = Date()
 
     init(request: TuningRequest, journal: TuningJournal, spec: @escaping ([Double]) -> String, threads: Int, directory: String,
-         state: TuningState, interval: TimeInterval, quiet: Bool, progress: @escaping (String) -> Void) {
+         state: TuningState, interval: TimeInterval, progress: @escaping (String) -> Void) {
         self.request = request
         self.journal = journal
         self.spec = spec
@@ -309,9 +281,11 @@ struct Measurer {
         self.directory = directory
         self.state = state
         self.interval = interval
-        self.quiet = quiet
         self.progress = progress
     }
+
+    /// Search iterations complete after `count` measurements.
+    private var iterationsDone: Int { min(request.iterations, count / request.method.measurementsPerIteration) }
 
     /// The score share of `point` (measurement number `count + 1`): the journal's, or played.
     mutating func measure(_ point: [Double], iteration: Int, probe: String,
@@ -325,33 +299,33 @@ struct Measurer {
                     + "at \(entry.values.joined(separator: ", ")), but the search now asks for iteration \(iteration) \(probe) at "
                     + "\(values.joined(separator: ", ")): the file was made by another version or request; pass --force to start over")
             }
-            state.record(measurement: count, iteration: iteration, matches: entry.matches, played: false)
+            state.record(measurement: count, iterationsDone: iterationsDone, matches: entry.matches, played: false)
             return entry.share
         }
-        let config = TuningRun.measurementConfig(request, candidate: spec(point), iteration: iteration)
-        let measured = try TuningRun.play(try plan(config), threads: threads, folder: directory)
+        let candidate = spec(point)
+        let measured = try TuningRun.play(try plan(TuningRun.measurementConfig(request, candidate: candidate, iteration: iteration)),
+                                          threads: threads, folder: directory)
         if measured.forfeits == measured.matches {
-            throw InputError("every match of measurement \(count) (\(spec(point))) was forfeited; the bots' logs are in "
+            throw InputError("every match of measurement \(count) (\(candidate)) was forfeited; the bots' logs are in "
                 + "\(directory)/\(TournamentRunner.botLogs)/. Fix the bot, then run again with --resume")
         }
         let objective = request.objective.value(share: measured.share)
         try journal.append(.init(measurement: count, iteration: iteration, probe: probe, values: values, matches: measured.matches,
                                  share: measured.share, objective: objective))
-        matchesPlayed += measured.matches
-        state.record(measurement: count, iteration: iteration, matches: measured.matches, played: true)
+        state.record(measurement: count, iterationsDone: iterationsDone, matches: measured.matches, played: true)
         let now = Date()
         if now.timeIntervalSince(lastStatus) >= interval {
             lastStatus = now
-            state.showProgress(seconds: now.timeIntervalSince(clock), played: matchesPlayed, point: spec(point), share: measured.share)
+            state.showProgress(seconds: now.timeIntervalSince(clock), point: candidate, share: measured.share)
             try state.write(to: directory)
-            if !quiet { progress(state.progressLine) }
+            progress(state.progressLine)
         }
         return measured.share
     }
 
     /// Writes the last state of the search.
     mutating func finish() throws(InputError) {
-        state.showProgress(seconds: Date().timeIntervalSince(clock), played: matchesPlayed, point: nil, share: nil)
+        state.showProgress(seconds: Date().timeIntervalSince(clock), point: nil, share: nil)
         state.etaSeconds = nil
         try state.write(to: directory)
     }

@@ -29,8 +29,8 @@ public struct TuningState: Codable, Equatable, Sendable {
     public var iterations: Int
     public var measurements: Int
     public var measurementsDone = 0
-    /// Measurements per search iteration (SPSA 2, NTBEA 1).
-    var perIteration: Int? = 1
+    /// Matches of all the measurements (the verification is extra).
+    public var matches: Int
     public var iterationsDone = 0
     public var matchesDone = 0
     public var threads: Int
@@ -72,23 +72,23 @@ public struct TuningState: Codable, Equatable, Sendable {
         status = "running"
         iterations = r.iterations
         measurements = r.measurements
-        perIteration = r.method.measurementsPerIteration
+        matches = r.measurements * r.matchesPerMeasurement
         self.threads = threads
         started = RunRecord.now()
     }
 
-    mutating func record(measurement: Int, iteration: Int, matches: Int, played: Bool) {
+    mutating func record(measurement: Int, iterationsDone: Int, matches: Int, played: Bool) {
         measurementsDone = measurement
-        iterationsDone = min(iterations, measurement / max(1, perIteration ?? 1))
+        self.iterationsDone = iterationsDone
         matchesDone += matches
         if played { matchesThisSession += matches }
     }
 
-    mutating func showProgress(seconds: Double, played: Int, point: String?, share: Double?) {
+    /// The rate of this session's matches over `seconds`, the ETA, and the point last measured.
+    mutating func showProgress(seconds: Double, point: String?, share: Double?) {
         self.seconds = seconds
-        matchesPerSecond = seconds > 0 ? Double(played) / seconds : 0
-        let left = (measurements - measurementsDone) * (matchesDone / max(1, measurementsDone))
-        etaSeconds = matchesPerSecond > 0 ? Double(left) / matchesPerSecond : nil
+        matchesPerSecond = seconds > 0 ? Double(matchesThisSession) / seconds : 0
+        etaSeconds = matchesPerSecond > 0 ? Double(matches - matchesDone) / matchesPerSecond : nil
         if let point { current = point }
         if let share { currentShare = share }
         updated = RunRecord.now()
@@ -105,8 +105,7 @@ public struct TuningState: Codable, Equatable, Sendable {
     /// `tune: iteration 12 of 50, 1,536 of 6,400 matches, 412 matches/s, ETA 12 s: planner(focus=0.8) scored 0.625`.
     var progressLine: String {
         var line = "tune: iteration \(iterationsDone) of \(iterations), \(NumberText.grouped(matchesDone)) of "
-            + "\(NumberText.grouped(measurements * (matchesDone / max(1, measurementsDone)))) matches, "
-            + "\(Int(matchesPerSecond)) matches/s"
+            + "\(NumberText.grouped(matches)) matches, \(Int(matchesPerSecond)) matches/s"
         if let eta = etaSeconds { line += ", ETA \(Progress.clock(eta))" }
         if let current, let currentShare { line += ": \(current) scored \(Calibration.number(currentShare, 3))" }
         return line

@@ -23,8 +23,6 @@ public struct TuningVerification: Sendable, Equatable {
         public var low: Double
         public var high: Double
 
-        /// The Elo difference a score implies, `400 log10(s / (1 - s))` (infinite at 0 and 1).
-        public static func elo(_ s: Double) -> Double { 400 * log10(s / (1 - s)) }
     }
 
     public var rows: [Row]
@@ -65,20 +63,13 @@ public struct TuningVerification: Sendable, Equatable {
             let result = try TournamentRunner.run(try makePlan(config), options: RunOptions(directory: directory, threads: threads,
                                                                                            resume: resume, force: !resume, quiet: true))
             let candidate = config.entrants[0].name
-            let pairwise = try CSVRows(path: directory + "/pairwise.csv")
-            for row in pairwise.rows where row["entrant"] == candidate {
-                rows.append(Row(comparison: config.name, entrant: candidate, opponent: row["opponent"] ?? "",
-                                matches: Int(Double(row["games"] ?? "") ?? 0), score: Double(row["score"] ?? "") ?? .nan,
-                                low: Double(row["score_low"] ?? "") ?? .nan, high: Double(row["score_high"] ?? "") ?? .nan))
-            }
+            rows += try Self.rows(directory + "/pairwise.csv", expected: Tally.pairwiseHeader, comparison: config.name, entrant: candidate,
+                                  columns: ("games", "score", "score_low", "score_high"))
             if config.name != "tuned-vs-start" {
-                let summary = try CSVRows(path: directory + "/summary.csv")
-                guard let row = summary.rows.first(where: { $0["entrant"] == candidate }) else {
-                    throw InputError("\(directory)/summary.csv: no row for \(candidate)")
-                }
-                rows.append(Row(comparison: config.name, entrant: candidate, opponent: "field", matches: Int(row["matches"] ?? "") ?? 0,
-                                score: Double(row["score_share"] ?? "") ?? .nan, low: Double(row["score_share_low"] ?? "") ?? .nan,
-                                high: Double(row["score_share_high"] ?? "") ?? .nan))
+                let pooled = try Self.rows(directory + "/summary.csv", expected: Tally.summaryHeader, comparison: config.name,
+                                           entrant: candidate, columns: ("matches", "score_share", "score_share_low", "score_share_high"))
+                guard !pooled.isEmpty else { throw InputError("\(directory)/summary.csv: no row for \(candidate)") }
+                rows += pooled
             }
             let last = rows[rows.count - 1]
             progress("verify: \(config.name), \(last.matches) matches\(result.matchesPlayed == 0 ? " (done before)" : ", \(Int(result.matchesPerSecond)) matches/s"): "
@@ -97,11 +88,9 @@ public struct TuningVerification: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// An Elo difference with one decimal; `inf` or `-inf` at a score of 1 or 0.
-    static func eloText(_ score: Double) -> String {
-        let elo = Row.elo(score)
-        return elo.isFinite ? Calibration.number(elo, 1) : (elo > 0 ? "inf" : "-inf")
-    }
+    /// The Elo difference a score implies (``Intervals/elo(score:)``, as pairwise.csv
+    /// writes it), with one decimal.
+    static func eloText(_ score: Double) -> String { Calibration.number(Intervals.elo(score: score), 1) }
 
     /// The verdicts in words, one line each: whether the tuned spec is stronger than the
     /// start (its score's interval above 1/2), and for a target how far the tuned share
@@ -131,17 +120,22 @@ public struct TuningVerification: Sendable, Equatable {
         }
         return lines
     }
-}
 
-/// A small CSV file read as rows of named fields (the summaries oplab writes).
-struct CSVRows {
-    var rows: [[String: String]]
-
-    init(path: String) throws(InputError) {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw InputError("cannot read \(path)") }
-        let lines = text.split(separator: "\n")
-        guard let header = lines.first.flatMap({ CSV.fields($0) }) else { throw InputError("\(path): no header") }
-        rows = lines.dropFirst().compactMap { CSV.fields($0) }.filter { $0.count == header.count }
-            .map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    /// The rows of a tournament's `pairwise.csv` (one per opponent) or `summary.csv`
+    /// (`opponent` column absent: the pooled `field` row) whose entrant is `entrant`.
+    static func rows(_ path: String, expected: [String], comparison: String, entrant: String,
+                     columns: (matches: String, score: String, low: String, high: String)) throws(InputError) -> [Row] {
+        let table = try CSVTable.read(path, expected: expected)
+        let name = try table.column("entrant")
+        let opponent = table.header.contains("opponent") ? try table.column("opponent") : nil
+        let (matches, score, low, high) = (try table.column(columns.matches), try table.column(columns.score),
+                                           try table.column(columns.low), try table.column(columns.high))
+        var out: [Row] = []
+        for row in table.rows where row.text(name) == entrant {
+            out.append(Row(comparison: comparison, entrant: entrant, opponent: opponent.map(row.text) ?? "field",
+                           matches: try row.count(matches), score: try row.double(score), low: try row.double(low),
+                           high: try row.double(high)))
+        }
+        return out
     }
 }

@@ -1,26 +1,25 @@
 import Foundation
 import LabCore
-import Tournament
 
 /// A small CSV file of a results folder, read whole: its header and its rows with their
 /// line numbers. Columns are found by name, so a file with extra or reordered columns
 /// still reads; every error names the file, the line and the column.
-struct CSVTable {
+package struct CSVTable {
     /// A column found in the header.
-    struct Column {
-        var name: String
-        var index: Int
+    package struct Column {
+        package var name: String
+        package var index: Int
     }
 
     /// One data row and where it is.
-    struct Row {
-        var path: String
-        var line: Int
-        var fields: [String]
+    package struct Row {
+        package var path: String
+        package var line: Int
+        package var fields: [String]
 
-        func text(_ column: Column) -> String { fields[column.index] }
+        package func text(_ column: Column) -> String { fields[column.index] }
 
-        func double(_ column: Column) throws(InputError) -> Double {
+        package func double(_ column: Column) throws(InputError) -> Double {
             let text = fields[column.index]
             guard let value = Double(text), value.isFinite else {
                 throw InputError("\(path):\(line): column '\(column.name)': '\(text)' is not a number")
@@ -28,7 +27,7 @@ struct CSVTable {
             return value
         }
 
-        func int(_ column: Column) throws(InputError) -> Int {
+        package func int(_ column: Column) throws(InputError) -> Int {
             let text = fields[column.index]
             guard let value = Int(text) else {
                 throw InputError("\(path):\(line): column '\(column.name)': '\(text)' is not a whole number")
@@ -38,7 +37,7 @@ struct CSVTable {
 
         /// A count: a whole number, or a decimal that is one ("200000.0", as pairwise.csv
         /// writes games), not negative.
-        func count(_ column: Column) throws(InputError) -> Int {
+        package func count(_ column: Column) throws(InputError) -> Int {
             let value = try double(column)
             guard value >= 0, value == value.rounded(), value < 1e15 else {
                 throw InputError("\(path):\(line): column '\(column.name)': '\(fields[column.index])' is not a count (a whole number, 0 or more)")
@@ -47,16 +46,16 @@ struct CSVTable {
         }
     }
 
-    let path: String
-    let header: [String]
-    let rows: [Row]
+    package let path: String
+    package let header: [String]
+    package let rows: [Row]
     /// The columns the lab writes to this file, for error messages.
-    let expected: [String]
+    package let expected: [String]
 
     /// Reads `path`.
     /// - Throws: when the file cannot be read, has no header, or a row is malformed or
     ///   has a different number of fields than the header.
-    static func read(_ path: String, expected: [String]) throws(InputError) -> CSVTable {
+    package static func read(_ path: String, expected: [String]) throws(InputError) -> CSVTable {
         guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read \(path)") }
         guard let text = String(data: data, encoding: .utf8) else { throw InputError("\(path): not UTF-8 text") }
         var header: [String]?
@@ -84,7 +83,7 @@ struct CSVTable {
 
     /// The column called `name`.
     /// - Throws: naming the file and the column, and listing the columns expected.
-    func column(_ name: String) throws(InputError) -> Column {
+    package func column(_ name: String) throws(InputError) -> Column {
         guard let index = header.firstIndex(of: name) else {
             throw InputError("\(path): no column '\(name)'; expected the columns \(expected.joined(separator: ","))")
         }
