@@ -142,9 +142,8 @@ struct TuneCommand: ParsableCommand {
         for text in against {
             do { field.append(try Catalog.validate(text, for: entry).description) } catch { throw InputError("--against \(error.message)") }
         }
-        let needsBot = params.contains { $0.hasPrefix("opt.") }
-        let tunable = try Catalog.tunableParameters(of: needsBot ? spec : StrategySpec(name: spec.name, parameters: []), for: entry,
-                                                    rules: rules, mapPath: setup.map)
+        // An external bot is asked for its options (its lab parameters, epsilon, tune as any strategy's).
+        let tunable = try Catalog.tunableParameters(of: spec, for: entry, rules: rules, mapPath: setup.map)
         var parameters: [TuningParameter] = []
         var start: [Double] = []
         for text in params {

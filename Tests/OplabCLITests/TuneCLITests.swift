@@ -203,6 +203,12 @@ struct TuneCLITests {
         #expect(undeclared.status == 2)
         #expect(undeclared.stderr.contains("external has no numeric parameter 'opt.noise'"), "\(undeclared.stderr)")
         #expect(undeclared.stderr.contains("opt.missionProbability"))
+        // A lab parameter every strategy takes tunes on a bot too.
+        let epsilon = try runArray(["tune", "rail", "--strategy", "external(command=\"python3 examples/bots/rail_cpu.py\")",
+                                    "--param", "epsilon=0..0.5:0.5", "--against", "heuristic", "--method", "ntbea", "--budget", "8",
+                                    "--blocks", "2", "--verify-matches", "4", "--out", scratch("epsilon"), "--quiet"])
+        #expect(epsilon.status == 0, "\(epsilon.stderr)")
+        #expect(epsilon.stdout.contains("tuned: external(command=python3 examples/bots/rail_cpu.py, epsilon="), "\(epsilon.stdout)")
         let bool = try runArray(["tune", "rail", "--strategy", "external(command=\"python3 examples/bots/rail_cpu.py\")",
                                  "--param", "opt.shipped=0..1", "--against", "heuristic", "--out", scratch("never")])
         #expect(bool.status == 2)
