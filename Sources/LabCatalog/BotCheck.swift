@@ -82,13 +82,12 @@ public struct BotCheck: Sendable {
         // The user's options are input, not the bot's conduct: checked against what the
         // bot declares (a handshake without them) before the check proper.
         if !options.isEmpty {
-            let bare = StrategySpec(name: "external", parameters: [("command", command), ("startup", String(startupMs))])
-            let probe = BotSession()
-            do { _ = try table(botSeat: 0, spec: bare, session: probe) } catch {
+            let identity: BotIdentity?
+            do { identity = try Catalog.botIdentity(of: spec, for: game, seats: seats, rules: rules, mapPath: mapPath) } catch {
                 findings.handshakeError = error.message
                 return findings
             }
-            if let identity = probe.programs.first?.identity {
+            if let identity {
                 _ = try identity.check(options: options.map { ($0.key, BotProgram.typed($0.value)) }, command: command)
             }
         }

@@ -18,13 +18,12 @@ extension Catalog {
     /// The parameters of `spec` that can be tuned: a lab strategy's numeric parameters
     /// (`epsilon` included); for `external`, the `int` and `float` options the bot
     /// declares in `ready` (as `opt.NAME`; the bot is started once to ask, with the
-    /// spec's `command` and `startup`).
-    /// - Parameter declaredOptions: the bot's options when already known (tests).
+    /// spec's `command` and `startup`, at a 2-seat table as tuning plays).
     /// - Throws: ``InputError`` for an unknown strategy, or a bot that fails its handshake.
     public static func tunableParameters(of spec: StrategySpec, for game: any GameEntry, rules: [(key: String, value: String)] = [],
                                          mapPath: String? = nil) throws(InputError) -> [TunableParameter] {
-        _ = try validate(spec.description, for: game)
-        guard let info = game.strategies.first(where: { $0.name == spec.name }) else { return [] }
+        _ = try validate(spec.description, for: game)  // an unknown strategy throws, naming those there are
+        let info = game.strategies.first { $0.name == spec.name }!
         var out: [TunableParameter] = []
         for p in info.parameters {
             switch p.kind {
@@ -38,7 +37,7 @@ extension Catalog {
             }
         }
         if let prefix = info.openPrefix {
-            for option in try declaredOptions(of: spec, for: game, rules: rules, mapPath: mapPath) {
+            for option in try botIdentity(of: spec, for: game, seats: 2, rules: rules, mapPath: mapPath)?.options ?? [] {
                 guard option.kind == .int || option.kind == .float else { continue }
                 let low = option.min ?? -Double.greatestFiniteMagnitude, high = option.max ?? Double.greatestFiniteMagnitude
                 let range = (option.min.map(BotOption.format) ?? "") + "..." + (option.max.map(BotOption.format) ?? "")
@@ -50,18 +49,21 @@ extension Catalog {
         return out
     }
 
-    /// What an external bot declares in `ready`: it is started once, with no options.
-    static func declaredOptions(of spec: StrategySpec, for game: any GameEntry, rules: [(key: String, value: String)],
-                                mapPath: String?) throws(InputError) -> [BotOption] {
+    /// What an external bot says of itself in `ready` (its options among it): it is
+    /// started once, with the spec's `command` and `startup` and no options, in seat 0 of
+    /// a `seats`-seat table of `random` players, and quit.
+    /// - Throws: ``InputError`` naming the command when the handshake fails.
+    static func botIdentity(of spec: StrategySpec, for game: any GameEntry, seats: Int, rules: [(key: String, value: String)],
+                            mapPath: String?) throws(InputError) -> BotIdentity? {
         let bare = StrategySpec(name: spec.name, parameters: spec.parameters.filter { $0.key == "command" || $0.key == "startup" })
         let probe = BotSession()
         defer { probe.close() }
-        var players = Array(repeating: StrategySpec(name: "random"), count: game.seatRange.lowerBound)
+        var players = Array(repeating: StrategySpec(name: "random"), count: seats)
         players[0] = bare
-        var entrants = Array(repeating: "random", count: players.count)
+        var entrants = Array(repeating: "random", count: seats)
         entrants[0] = "bot"
         _ = try game.makeTable(TableSetup(rules: rules, mapPath: mapPath, players: players, entrants: entrants, bots: probe))
-        return probe.programs.first?.identity.options ?? []
+        return probe.programs.first?.identity
     }
 
     /// The parameter `text` (`NAME=LOW..HIGH` or `NAME=LOW..HIGH:STEP`) among `tunable`
