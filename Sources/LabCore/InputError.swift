@@ -2,10 +2,30 @@
 ///
 /// The message names what was wrong, where (file, line, field or JSON path) and what
 /// would be accepted. The command line prints it and exits with status 2.
+///
+/// No line of a message is longer than ``maxLineLength`` characters: whatever a message
+/// quotes (a 1 MB field, a path of thousands of characters), a longer line keeps its start
+/// and its end and says how much was cut from its middle.
 public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {
     public var message: String
 
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String) { self.message = Self.capped(message) }
+
+    /// The longest line a message holds, in characters.
+    public static let maxLineLength = 500
+
+    /// `message` with each line over ``maxLineLength`` characters cut in its middle.
+    static func capped(_ message: String) -> String {
+        guard message.utf8.count > maxLineLength else { return message }
+        return message.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let count = line.count
+            guard count > maxLineLength else { return String(line) }
+            // 440 characters kept; the note (under 60) says how many of the rest were cut.
+            let keep = maxLineLength - 60
+            let note = " [... \(count - keep) characters cut ...] "
+            return String(line.prefix(keep - keep / 3)) + note + String(line.suffix(keep / 3))
+        }.joined(separator: "\n")
+    }
 
     public var description: String { message }
 }

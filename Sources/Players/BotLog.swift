@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 import Synchronization
 
 /// A bot's standard error, kept for its user (player protocol, "Transport"): appended to
@@ -62,7 +63,7 @@ public final class BotLog: Sendable {
             guard let path = s.path, !s.capped else { return }
             if !s.opened {
                 s.opened = true
-                let folder = (path as NSString).deletingLastPathComponent
+                let folder = PathText.parent(of: path)
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 // Appended to: a resumed run keeps the log of its earlier sessions.
                 if FileManager.default.fileExists(atPath: path) || FileManager.default.createFile(atPath: path, contents: nil) {

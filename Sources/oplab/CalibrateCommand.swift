@@ -64,7 +64,7 @@ struct CalibrateCommand: ParsableCommand {
         try reportingInputErrors {
             let (request, knob, rules, path) = try parse()
             // One writer at a time in the ladder's folder, once the flags are checked.
-            let lock = try ResultsLock(directory: folder(of: path))
+            let lock = try FolderHold(folder(of: path))
             defer { withExtendedLifetime(lock) {} }
             let ladder = try Catalog.calibrate(request, knob: knob, rules: rules, map: setup.map, threads: workers.threads,
                                                locate: flagLocator(entrants: ["--family", "--reference"]), progress: output.progress)
@@ -107,7 +107,7 @@ struct CalibrateCommand: ParsableCommand {
         guard (1...30).contains(probes) else { throw InputError("--probes \(probes): expected 1...30") }
         try workers.check()
         let path = out ?? "configs/difficulty/\(entry.name).yaml"
-        try output.checkReplaceable(path, what: "the ladder")
+        try output.checkReplaceable(path, what: "the ladder", inputs: [setup.map].compactMap { $0 })
         let referenceSpec = try Catalog.validate(reference, for: entry)
         let request = CalibrationRequest(
             game: entry.name, family: familySpec.description, knob: knob.name, range: lo...hi, rangeText: range, integer: knob.integer,

@@ -72,13 +72,11 @@ struct OutputFlags: ParsableArguments {
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
-    /// Refuses a file `path` that cannot be written (``checkWritable(_:what:)``) or that
-    /// exists without `--force`.
-    func checkReplaceable(_ path: String, what: String) throws(InputError) {
-        try checkWritable(path, what: what)
-        if FileManager.default.fileExists(atPath: path) && !force {
-            throw InputError("--out \(path) exists; pass --force to replace it")
-        }
+    /// Refuses a file `path` that cannot be written, that names a results folder's data or
+    /// one of the command's `inputs`, or that exists without `--force`
+    /// (``OutputPaths/checkFile(_:label:what:inputs:replacing:)``).
+    func checkReplaceable(_ path: String, what: String, inputs: [String] = []) throws(InputError) {
+        try OutputPaths.checkFile(path, label: "--out \(path)", what: what, inputs: inputs, replacing: .withForce(force))
     }
 
     /// Prints `line` on stderr unless `--quiet`.

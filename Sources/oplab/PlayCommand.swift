@@ -3,6 +3,7 @@ import Foundation
 import LabCatalog
 import LabCore
 import Reports
+import Tournament
 
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -80,14 +81,15 @@ struct PlayCommand: ParsableCommand {
         } : nil
         guard svg != nil || html != nil else { return table.play(seed: matchSeed, buffer: &buffer, trace: sink) }
         // The files are checked before the match is played, then written whole.
-        for path in [svg, html].compactMap({ $0 }) { try checkWritable(path) }
+        if let svg { try OutputPaths.checkFile(svg, label: "--svg \(svg)", what: "the SVG", replacing: OutputPaths.svgPicture) }
+        if let html { try OutputPaths.checkFile(html, label: "--html \(html)", what: "the replay page", replacing: OutputPaths.htmlPage) }
         let played = table.replay(seed: matchSeed, label: seeding.seed, buffer: &buffer, trace: sink)
         if let svg {
-            try writeWhole(ReplayPage.svg(played.replay), to: svg, what: "the SVG")
+            try Files.writeAtomically(ReplayPage.svg(played.replay), to: svg)
             printError("wrote \(svg)")
         }
         if let html {
-            try writeWhole(ReplayPage.html(played.replay), to: html, what: "the replay page")
+            try Files.writeAtomically(ReplayPage.html(played.replay), to: html)
             printError("wrote \(html)")
         }
         return played.report

@@ -32,7 +32,7 @@ struct ReportCommand: ParsableCommand {
             // A tuning's folder: its page, written whole (atomically) beside the files.
             if TuningReport.isTuning(directory) {
                 let path = out ?? directory + "/report.html"
-                try writeWhole(try TuningReport.html(folder: directory), to: path, what: "the report")
+                try writeWhole(try TuningReport.html(folder: directory), to: path, what: "the report", label: out.map { "--out \($0)" })
                 print("wrote \(path)")
                 return
             }
@@ -41,6 +41,7 @@ struct ReportCommand: ParsableCommand {
             // A run still playing holds its folder; its page goes in whole (atomically) beside
             // the files, which this command only reads.
             let target = folder(of: out ?? directory + "/report.html")
+            if let out { try checkWritable(out, what: "the report", label: "--out \(out)") }
             let intoResults = FileManager.default.fileExists(atPath: target + "/" + RunRecord.fileName)
                 && ResultsLock.holder(of: target) == nil
             let lock = intoResults ? try ResultsLock(directory: target) : nil
@@ -74,7 +75,7 @@ func reportPage(directory: String) throws(InputError) -> (html: String, findings
     let plan = try Catalog.plan(try TournamentMerge.config(of: directory), startingBots: false)
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-report-\(UUID().uuidString)").path
     do { try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true) } catch {
-        throw InputError("cannot create \(scratch): \(error.localizedDescription)")
+        throw InputError("cannot create \(scratch): \(Files.reason(error))")
     }
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let snapshot = try TournamentSnapshot.write(plan, of: directory, into: scratch)
@@ -85,26 +86,20 @@ func reportPage(directory: String) throws(InputError) -> (html: String, findings
 }
 
 /// Writes `text` to `path` whole or not at all (``Files/writeAtomically(_:to:)``), after
-/// checking that its folder exists; errors name the path and `what`.
-func writeWhole(_ text: String, to path: String, what: String) throws(InputError) {
-    try checkWritable(path, what: what)
+/// ``OutputPaths/checkFile(_:label:what:inputs:replacing:)``: an existing file is replaced
+/// only when it is an HTML page (or an SVG picture for `.svg`) the lab could have written,
+/// never a results folder's data; errors name the path and `what`.
+func writeWhole(_ text: String, to path: String, what: String, label: String? = nil) throws(InputError) {
+    try checkWritable(path, what: what, label: label)
     try Files.writeAtomically(text, to: path)
 }
 
 /// The folder a file path names ("." for a bare file name).
-func folder(of path: String) -> String {
-    let folder = (path as NSString).deletingLastPathComponent
-    return folder.isEmpty ? "." : folder
-}
+func folder(of path: String) -> String { PathText.folder(of: path) }
 
-/// Refuses a path whose folder does not exist or that names a folder.
-func checkWritable(_ path: String, what: String = "the file") throws(InputError) {
-    let folder = (path as NSString).deletingLastPathComponent
-    var isFolder: ObjCBool = false
-    if !folder.isEmpty && !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) {
-        throw InputError("\(path): cannot write \(what): the folder \(folder) does not exist")
-    }
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue {
-        throw InputError("\(path): cannot write \(what): it is a folder")
-    }
+/// Refuses a page or picture path that cannot be written or must not be replaced
+/// (``OutputPaths/checkFile(_:label:what:inputs:replacing:)``): SVG for `*.svg`, else HTML.
+func checkWritable(_ path: String, what: String = "the file", label: String? = nil) throws(InputError) {
+    let kind = path.lowercased().hasSuffix(".svg") ? OutputPaths.svgPicture : OutputPaths.htmlPage
+    try OutputPaths.checkFile(path, label: label ?? path, what: what, replacing: kind)
 }

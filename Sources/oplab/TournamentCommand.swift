@@ -60,10 +60,9 @@ struct TournamentCommand: ParsableCommand {
         try reportingInputErrors {
             let (plan, options) = try parse()
             for warning in plan.warnings { printError("warning: \(warning)") }
-            let directory = TournamentRunner.directory(for: plan, options: options)
             output.progress(Self.header(plan, options: options))
             // Held from the first check to the report: no other writer between them.
-            let lock = try ResultsLock(directory: directory)
+            let lock = try TournamentRunner.holdFolder(of: plan, options: options)
             defer { withExtendedLifetime(lock) {} }
             let result = try TournamentRunner.run(plan, options: options)
             print(result.table.joined(separator: "\n"))
@@ -145,12 +144,13 @@ func reportAfterRun(_ directory: String, quiet: Bool, page: Bool) throws {
         let lock = try ResultsLock(directory: directory)  // already held by a tournament: re-entrant
         defer { withExtendedLifetime(lock) {} }
         let drawn = try reportPage(directory: directory)
-        try writeWhole(Finding.csv(drawn.findings), to: directory + "/findings.csv", what: "the findings")
+        // The run's own files, in the folder it holds: written whole.
+        try Files.writeAtomically(Finding.csv(drawn.findings), to: directory + "/findings.csv")
         print(drawn.findings.isEmpty ? "findings: no verdict at the 95 % level" : "findings (95 % level):")
         for finding in drawn.findings { print("  - " + finding.text) }
         if page {
             let path = directory + "/report.html"
-            try writeWhole(drawn.html, to: path, what: "the report")
+            try Files.writeAtomically(drawn.html, to: path)
             if !quiet { printError("report: \(path)") }
         }
     } catch {

@@ -80,7 +80,7 @@ struct TrainCommand: ParsableCommand {
             let (entry, request, rules) = try parse()
             // One writer at a time in the model's folder (two trainings into one file race),
             // taken once the flags are checked: bad input writes nothing.
-            let lock = try ResultsLock(directory: folder(of: out))
+            let lock = try FolderHold(folder(of: out))
             defer { withExtendedLifetime(lock) {} }
             let quiet = output.quiet
             let model = try entry.train(request, rules: rules, mapPath: setup.map, seats: seats) { line in
@@ -92,7 +92,7 @@ struct TrainCommand: ParsableCommand {
             do {
                 try model.write(to: out)
             } catch {
-                throw InputError("--out \(out): cannot write the model: \(error.localizedDescription)")
+                throw InputError("--out \(out): cannot write the model: \(Files.reason(error))")
             }
             print("wrote \(out): \(entry.name) features v\(model.featureVersion) (\(model.layout)), \(model.network.shape), "
                   + "validation loss \(model.note("validation-loss") ?? "?") (baseline \(model.note("baseline-loss") ?? "?")), "
@@ -120,7 +120,7 @@ struct TrainCommand: ParsableCommand {
         let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
         guard (1...1_024).contains(workers) else { throw InputError("--threads \(workers): expected 1...1024") }
         guard out.hasSuffix(".model") else { throw InputError("--out \(out): a model file name ends in .model") }
-        try output.checkReplaceable(out, what: "the model")
+        try output.checkReplaceable(out, what: "the model", inputs: [setup.map].compactMap { $0 })
         guard !teachers.isEmpty else { throw InputError("no teacher: give --teacher SPEC (a strategy of \(entry.name); repeatable)") }
         var teacherSpecs: [StrategySpec] = []
         for text in teachers { teacherSpecs.append(try Catalog.validate(text, for: entry)) }

@@ -213,7 +213,7 @@ struct TuneCommand: ParsableCommand {
 
     func makeFolder(_ path: String) throws(InputError) {
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw InputError("--out \(path): cannot make the folder: \(error.localizedDescription)")
+            throw InputError("--out \(path): cannot make the folder: \(Files.reason(error))")
         }
     }
 }

@@ -153,12 +153,12 @@ public struct CalibrationLadder: Sendable, Equatable {
     /// folder is made when missing.
     /// - Throws: ``InputError`` naming `--out` and the path.
     public func write(to path: String) throws(InputError) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.parent(of: path)
         do {
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw InputError("--out \(path): cannot write the ladder: \(error.localizedDescription)")
+            throw InputError("--out \(path): cannot write the ladder: \(Files.reason(error))")
         }
     }
 }

@@ -95,7 +95,7 @@ public final class MatchesSource {
     public func read(upToCount count: Int) throws(InputError) -> Data {
         guard let members else {
             do { return try handle?.read(upToCount: count) ?? Data() } catch {
-                throw InputError("cannot read '\(path)': \(error.localizedDescription)")
+                throw InputError("cannot read '\(path)': \(Files.reason(error))")
             }
         }
         var data = Data()

@@ -29,11 +29,7 @@ public final class ResultsLock: Sendable {
     ///   cannot be made.
     public init(directory: String) throws(InputError) {
         self.directory = directory
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw InputError("cannot create \(directory): \(error.localizedDescription)")
-        }
+        try Files.makeFolder(directory)
         let key = URL(fileURLWithPath: directory).resolvingSymlinksInPath().standardizedFileURL.path
         self.key = key
         let path = directory + "/" + Self.fileName
@@ -105,4 +101,30 @@ public final class ResultsLock: Sendable {
     public static func contents(of directory: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0 != fileName }
     }
+}
+
+/// An exclusive hold on a folder that a command writes one file into (a ladder, a model),
+/// so that two such commands do not write the same folder at once: flock(2) on the
+/// folder itself, which leaves no file behind. The kernel drops it when the holder exits.
+public final class FolderHold: Sendable {
+    private let fd: Int32
+
+    /// Takes `folder`, which must exist.
+    /// - Throws: ``InputError`` when another process holds it, or it cannot be opened.
+    public init(_ folder: String) throws(InputError) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw InputError("cannot open the folder \(folder): \(String(cString: strerror(errno)))") }
+        var status: Int32
+        repeat { status = flock(fd, LOCK_EX | LOCK_NB) } while status != 0 && errno == EINTR
+        guard status == 0 else {
+            let reason = errno
+            close(fd)
+            throw InputError(reason == EWOULDBLOCK
+                ? "\(folder) is in use by another oplab process writing into it; wait for it to finish"
+                : "cannot lock the folder \(folder): \(String(cString: strerror(reason)))")
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
 }

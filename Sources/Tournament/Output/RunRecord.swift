@@ -78,7 +78,7 @@ public struct RunRecord: Codable, Equatable, Sendable {
         } catch let error as InputError {
             throw error
         } catch {
-            throw InputError("cannot write \(directory)/\(Self.fileName): \(error.localizedDescription)")
+            throw InputError("cannot write \(directory)/\(Self.fileName): \(Files.reason(error))")
         }
     }
 
@@ -190,7 +190,7 @@ public enum Files {
             try data.write(to: URL(fileURLWithPath: temporary))
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
-            throw InputError("cannot write \(temporary): \(error.localizedDescription)")
+            throw InputError("cannot write \(temporary): \(Files.reason(error))")
         }
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))

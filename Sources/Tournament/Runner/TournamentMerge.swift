@@ -59,8 +59,23 @@ public enum TournamentMerge {
                                              keepsText: true))
         }
         let format: MatchesFormat = readers.contains { $0.source.format == .compact } ? .compact : .plain
-        // Held, with a killed or refused merge's half-written files dropped.
-        let (lock, contents) = try TournamentRunner.hold(directory)
+        // Held, with a killed or refused merge's half-written files dropped. A folder this
+        // merge makes goes again when the merge fails: a refusal leaves no folder behind.
+        let made = PathKind(of: directory) == .missing
+        do throws(InputError) {
+            return try write(plan, readers: readers, byIndex: byIndex, count: count, format: format, into: directory, force: force)
+        } catch {
+            if made { try? FileManager.default.removeItem(atPath: directory) }
+            throw error
+        }
+    }
+
+    /// The merge's writing half, once its inputs are checked.
+    private static func write(_ plan: TournamentPlan, readers: [MatchesReader], byIndex: [Int: (path: String, record: RunRecord)],
+                              count: Int, format: MatchesFormat, into directory: String, force: Bool) throws(InputError) -> RunResult {
+        let resolved = ResolvedConfig(plan.config)
+        let layout = MatchesLayout(plan: plan)
+        let (lock, contents) = try TournamentRunner.hold(directory, label: "--out \(directory)", ownFiles: TournamentRunner.ownFiles(of: plan))
         defer { withExtendedLifetime(lock) {} }
         if !contents.isEmpty {
             guard force else { throw InputError("\(directory) already holds results; pass --force to replace them") }

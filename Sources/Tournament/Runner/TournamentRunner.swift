@@ -78,6 +78,12 @@ public enum TournamentRunner {
         files + (plan.boardCounts.map { [$0.file] } ?? [])
     }
 
+    /// Every name a run of `plan` may leave in its folder: what `--force` replaces, and
+    /// all a folder may hold without `run.json` (a run killed before writing it).
+    static func ownFiles(of plan: TournamentPlan) -> [String] {
+        files(of: plan) + [MatchesFormat.compact.fileName, "report.html", "findings.csv", botLogs]
+    }
+
     public static func directory(for plan: TournamentPlan, options: RunOptions) -> String {
         if let directory = options.directory { return directory }
         let base = "results/" + plan.config.name
@@ -107,7 +113,7 @@ public enum TournamentRunner {
 
         // 1. The folder: held by this process alone (a second writer is refused here),
         // then fresh, resumed or replaced; checked before anything is written.
-        let (lock, contents) = try hold(directory)
+        let (lock, contents) = try hold(directory, label: options.directory.map { "--out \($0)" }, ownFiles: ownFiles(of: plan))
         defer { withExtendedLifetime(lock) {} }
         // External bots quit (or are killed) when the run ends, however it ends.
         defer { plan.resources?.close() }
@@ -299,10 +305,26 @@ public enum TournamentRunner {
         return files.table
     }
 
+    /// Takes the results folder of `plan` run with `options` for a caller that holds it
+    /// beyond the run (to draw its report): checked first, as the run checks it, so a
+    /// refused folder gets no lock file.
+    public static func holdFolder(of plan: TournamentPlan, options: RunOptions) throws(InputError) -> ResultsLock {
+        let directory = directory(for: plan, options: options)
+        try OutputPaths.checkFolder(directory, label: options.directory.map { "--out \($0)" } ?? directory,
+                                    record: RunRecord.fileName, ownFiles: ownFiles(of: plan))
+        return try ResultsLock(directory: directory)
+    }
+
     /// Takes `directory` for writing: its lock (refused while another process holds it),
     /// then drops what a killed or failed writer left half-written. Returns the lock and
     /// the folder's contents (the lock file left out).
-    static func hold(_ directory: String) throws(InputError) -> (lock: ResultsLock, contents: [String]) {
+    ///
+    /// Before the lock is taken or the folder made, the folder is checked
+    /// (``OutputPaths/checkFolder(_:label:record:ownFiles:)``): a refusal leaves no lock
+    /// file and no folder behind.
+    static func hold(_ directory: String, label: String? = nil, record: String = RunRecord.fileName,
+                     ownFiles: [String]) throws(InputError) -> (lock: ResultsLock, contents: [String]) {
+        try OutputPaths.checkFolder(directory, label: label ?? directory, record: record, ownFiles: ownFiles)
         let lock = try ResultsLock(directory: directory)
         Files.removeLeftovers(in: directory)
         return (lock, ResultsLock.contents(of: directory))
@@ -313,7 +335,7 @@ public enum TournamentRunner {
     ///   something a run of `plan` does not write (a run killed between its first file and
     ///   `run.json` leaves only its own files, and is one).
     static func clear(_ directory: String, contents: [String], plan: TournamentPlan) throws(InputError) {
-        let known = files(of: plan) + [MatchesFormat.compact.fileName, "report.html", "findings.csv", botLogs]
+        let known = ownFiles(of: plan)
         guard contents.contains(RunRecord.fileName) || contents.allSatisfy(known.contains) else {
             throw InputError("\(directory) holds files but no \(RunRecord.fileName): it is not a results folder, and --force "
                 + "replaces only results; choose another --out, or empty the folder")
@@ -349,7 +371,7 @@ public enum TournamentRunner {
             }
             let length: Int
             do { length = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0 } catch {
-                throw InputError("cannot read \(path): \(error.localizedDescription)")
+                throw InputError("cannot read \(path): \(Files.reason(error))")
             }
             let kept = reader.source.completeLength
             guard length > kept else { return nil }
@@ -367,7 +389,7 @@ public enum TournamentRunner {
         guard let handle = FileHandle(forWritingAtPath: path) else { throw InputError("cannot open \(path) to drop its torn tail") }
         defer { try? handle.close() }
         do { try handle.truncate(atOffset: UInt64(length)) } catch {
-            throw InputError("cannot truncate \(path): \(error.localizedDescription)")
+            throw InputError("cannot truncate \(path): \(Files.reason(error))")
         }
     }
 }

@@ -87,7 +87,7 @@ package struct TuningJournal {
             try handle.seekToEnd()
             try handle.write(contentsOf: Data(line.utf8))
         } catch {
-            throw InputError("cannot append to \(path): \(error.localizedDescription)")
+            throw InputError("cannot append to \(path): \(Files.reason(error))")
         }
     }
 }

@@ -84,7 +84,7 @@ public enum TuningRun {
         }
         let directory = options.directory
         let threads = options.workerThreads
-        let (lock, contents) = try TournamentRunner.hold(directory)
+        let (lock, contents) = try TournamentRunner.hold(directory, label: "--out \(directory)", record: TuningState.fileName, ownFiles: Self.ownFiles)
         defer { withExtendedLifetime(lock) {} }
         var notes: [String] = []
         let journalPath = directory + "/" + TuningJournal.fileName
@@ -169,8 +169,11 @@ public enum TuningRun {
     /// Removes a tuning's files for a run that replaces it (`--force`).
     /// - Throws: when the folder is not a tuning's folder (no tune.json, and files a
     ///   tuning does not write).
+    /// Every name a tuning may leave in its folder.
+    static var ownFiles: [String] { files + [verifyFolder, TournamentRunner.botLogs] }
+
     static func clear(_ directory: String, contents: [String]) throws(InputError) {
-        let known = files + [verifyFolder, TournamentRunner.botLogs]
+        let known = ownFiles
         guard contents.contains(TuningState.fileName) || contents.allSatisfy(known.contains) else {
             throw InputError("\(directory) holds files but no \(TuningState.fileName): it is not a tuning's folder, and --force "
                 + "replaces only a tuning; choose another --out, or empty the folder")

@@ -127,7 +127,7 @@ public struct TuningState: Codable, Equatable, Sendable {
             throw InputError("\(path) is missing: \(directory) holds no tuning to resume; pass --force to start over")
         }
         do { return try JSONDecoder().decode(TuningState.self, from: data) } catch {
-            throw InputError("\(path): not a tuning's record (\(error.localizedDescription)); pass --force to start over")
+            throw InputError("\(path): not a tuning's record (\(Files.reason(error))); pass --force to start over")
         }
     }
 }
