@@ -14,6 +14,8 @@ public enum ConfigLoader {
 
     /// Parses and checks config text; `path` is used in messages only.
     public static func parse(yaml: String, path: String) throws(InputError) -> ConfigDocument {
+        guard yaml.utf8.count <= YAMLGuard.maxBytes else { throw tooLarge(path, bytes: yaml.utf8.count) }
+        try YAMLGuard.check(yaml, path: path)
         let composed: Node?
         do {
             composed = try compose(yaml: yaml)
@@ -46,17 +48,40 @@ public enum ConfigLoader {
         }
     }
 
-    /// The file's text, or an error saying why it cannot be read.
+    /// The file's text, or an error saying why it cannot be read: it must be a regular
+    /// file (not a folder, a FIFO or a device such as /dev/zero) of at most
+    /// ``YAMLGuard/maxBytes``, checked before it is read, and read no further than that.
     static func readText(_ path: String) throws(InputError) -> String {
         func failure(_ reason: String) -> InputError { InputError("cannot read config '\(path)': \(reason)") }
-        let files = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard files.fileExists(atPath: path, isDirectory: &isDirectory) else { throw failure("no such file") }
-        guard !isDirectory.boolValue else { throw failure("it is a directory") }
-        guard files.isReadableFile(atPath: path) else { throw failure("permission denied") }
-        guard let data = files.contents(atPath: path) else { throw failure("the file could not be read") }
-        guard let text = String(data: data, encoding: .utf8) else { throw failure("not UTF-8 text") }
+        switch PathKind(of: path) {
+        case .file: break
+        case .missing: throw failure("no such file")
+        case .folder: throw failure("it is a directory")
+        case let other: throw failure("it is \(other.described), not a file")
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            throw failure(errno == EACCES ? "permission denied" : String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: YAMLGuard.maxBytes + 1)
+        var length = 0
+        while length < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + length, $0.count - length) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw failure(String(cString: strerror(errno))) }
+            if n == 0 { break }
+            length += n
+        }
+        guard length <= YAMLGuard.maxBytes else { throw tooLarge(path, bytes: nil) }
+        guard let text = String(validating: bytes[..<length], as: UTF8.self) else { throw failure("not UTF-8 text") }
         return text
+    }
+
+    /// A config over ``YAMLGuard/maxBytes``, refused before it is parsed.
+    static func tooLarge(_ path: String, bytes: Int?) -> InputError {
+        InputError("\(path): the config is \(bytes.map { "\($0) bytes" } ?? "larger than 1 MiB"); a config may hold at most "
+            + "\(YAMLGuard.maxBytes) bytes (1 MiB), and is a few kilobytes")
     }
 
     /// A Yams error as "path:line:column: YAML syntax error: problem".
