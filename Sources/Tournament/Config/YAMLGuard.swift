@@ -41,6 +41,11 @@ enum YAMLGuard {
         var nodes: Int
     }
 
+    private static func deep(_ place: String) -> InputError {
+        InputError("\(place): the config nests sequences and mappings more than \(maxDepth) deep; "
+            + "a config is a mapping of fields a few levels deep")
+    }
+
     private static func scan(_ parser: inout yaml_parser_t, path: String) -> InputError? {
         var anchors: [String: Int] = [:]
         var stack: [Frame] = []
@@ -52,7 +57,12 @@ enum YAMLGuard {
         }
         func add(_ nodes: Int) { if !stack.isEmpty { stack[stack.count - 1].nodes += nodes } }
         while true {
-            guard yaml_parser_parse(&parser, &event) == 1 else { return nil }
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                // libyaml stops at 1,000 levels itself, in its own words (naming its API):
+                // said in ours. Any other syntax error is composing's to report.
+                let problem = parser.problem.map { String(cString: $0) } ?? ""
+                return problem.contains("nesting level") ? deep(place(parser.problem_mark)) : nil
+            }
             defer { yaml_event_delete(&event) }
             let mark = event.start_mark
             switch event.type {
@@ -78,10 +88,7 @@ enum YAMLGuard {
                 let anchor = event.type == YAML_SEQUENCE_START_EVENT
                     ? text(event.data.sequence_start.anchor) : text(event.data.mapping_start.anchor)
                 stack.append(Frame(anchor: anchor, nodes: 1))
-                if stack.count > maxDepth {
-                    return InputError("\(place(mark)): the config nests sequences and mappings more than \(maxDepth) deep; "
-                        + "a config is a mapping of fields a few levels deep")
-                }
+                if stack.count > maxDepth { return deep(place(mark)) }
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let frame = stack.popLast() else { continue }
                 if let anchor = frame.anchor { anchors[anchor] = frame.nodes }
