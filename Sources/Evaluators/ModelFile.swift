@@ -89,12 +89,12 @@ public struct ValueModel: Sendable, Equatable {
 
     // MARK: Reading
 
+    /// The most bytes a model file may hold (the shipped ones are well under 1 MiB).
+    public static let maxBytes = 64 << 20
+
     /// Reads the model file at `path`.
     public static func load(path: String) throws(InputError) -> ValueModel {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("\(path): cannot read the model file (no such file, or not readable)")
-        }
-        return try decode([UInt8](data), file: path)
+        try decode(BoundedFile.contents(path, limit: maxBytes, what: "the model file"), file: path)
     }
 
     /// Parses a model file's bytes; `file` names it in errors.

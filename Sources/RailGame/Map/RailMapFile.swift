@@ -53,12 +53,19 @@ public enum RailMapFile {
         return map
     }
 
+    /// The most bytes a map file may hold (the shipped map is 8 KB).
+    public static let maxBytes = 4 << 20
+
     /// Reads and validates a map file, collecting every error, warning and information.
     public static func check(path: String) -> MapCheckReport {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return MapCheckReport(file: path, findings: [MapFinding(severity: .error, path: "$", message: "cannot read file '\(path)'")], map: nil)
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.bytes(path, limit: maxBytes)
+        } catch {
+            return MapCheckReport(file: path, findings: [MapFinding(severity: .error, path: "$", message: "cannot read file '\(path)': \(error.reason)")],
+                                  map: nil)
         }
-        return check(data: data, file: path)
+        return check(data: Data(bytes), file: path)
     }
 
     /// Validates map JSON held in memory: the JSON, its top-level keys, the cities, the

@@ -53,35 +53,16 @@ public enum ConfigLoader {
     /// ``YAMLGuard/maxBytes``, checked before it is read, and read no further than that.
     static func readText(_ path: String) throws(InputError) -> String {
         func failure(_ reason: String) -> InputError { InputError("cannot read config '\(path)': \(reason)") }
-        switch PathKind(of: path) {
-        case .file: break
-        case .missing: throw failure("no such file")
-        case .folder: throw failure("it is a directory")
-        case let other: throw failure("it is \(other.described), not a file")
-        }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw failure(errno == EACCES ? "permission denied" : String(cString: strerror(errno)))
-        }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: YAMLGuard.maxBytes + 1)
-        var length = 0
-        while length < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + length, $0.count - length) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw failure(String(cString: strerror(errno))) }
-            if n == 0 { break }
-            length += n
-        }
-        guard length <= YAMLGuard.maxBytes else { throw tooLarge(path, bytes: nil) }
-        guard let text = String(validating: bytes[..<length], as: UTF8.self) else { throw failure("not UTF-8 text") }
+        let bytes: [UInt8]
+        do { bytes = try BoundedFile.bytes(path, limit: YAMLGuard.maxBytes) } catch { throw failure(error.reason) }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("not UTF-8 text") }
         return text
     }
 
     /// A config over ``YAMLGuard/maxBytes``, refused before it is parsed.
-    static func tooLarge(_ path: String, bytes: Int?) -> InputError {
-        InputError("\(path): the config is \(bytes.map { "\($0) bytes" } ?? "larger than 1 MiB"); a config may hold at most "
-            + "\(YAMLGuard.maxBytes) bytes (1 MiB), and is a few kilobytes")
+    static func tooLarge(_ path: String, bytes: Int) -> InputError {
+        InputError("\(path): the config is \(bytes) bytes; a config may hold at most \(YAMLGuard.maxBytes) bytes (1 MiB), "
+            + "and is a few kilobytes")
     }
 
     /// A Yams error as "path:line:column: YAML syntax error: problem".
