@@ -88,15 +88,15 @@ public enum OutputPaths {
         }
         let kind = PathKind(of: path)
         switch kind {
-        case .missing: return
         case .folder: throw refuse("it is a folder")
         case .special: throw refuse("it is \(kind.described)")
-        case .file: break
+        case .file, .missing: break
         }
         if isResultsData(path) {
             throw refuse("\(name) is data of the results folder \(folder), which only the run that made it writes; "
                 + "choose a path outside it (a page, NAME.html, may go beside it)")
         }
+        if kind == .missing { return }
         if let input = inputs.first(where: { sameFile($0, path) }) {
             throw refuse("it is \(input == path ? "" : "\(input), ")an input of this command; choose another path")
         }
@@ -220,7 +220,7 @@ extension Files {
         case .fileWriteFileExists: return "a file is in the way"
         case .fileReadTooLarge: return "the file is too large"
         case .fileReadInapplicableStringEncoding, .fileReadCorruptFile: return "the file is not readable text"
-        default: return "system error \((error as NSError).code) in \((error as NSError).domain)"
+        default: return "the file system refused it (code \((error as NSError).code))"
         }
     }
 
