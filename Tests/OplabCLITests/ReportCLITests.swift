@@ -89,7 +89,7 @@ struct ReportCLITests {
         let run = try runArray(["play", "quortex", "--player", "reference", "--player", "random",
                                 "--html", scratch("page.html"), "--svg", scratch("missing/final.svg")])
         #expect(run.status == 2)
-        #expect(run.stderr.contains("missing/final.svg: cannot write the file: the folder"), "\(run.stderr)")
+        #expect(run.stderr.contains("missing/final.svg: cannot write the SVG: the folder"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch("page.html")))
         #expect(run.stdout.isEmpty, "no match result before the refusal")
     }

@@ -124,7 +124,7 @@ struct TuneCLITests {
         try "keep".write(toFile: foreign + "/notes.txt", atomically: true, encoding: .utf8)
         let refused = try runArray(Self.small(foreign, extra: ["--force"]))
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("it is not a tuning's folder"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("is a folder of other files ('notes.txt'), not a results folder"), "\(refused.stderr)")
         #expect(FileManager.default.fileExists(atPath: foreign + "/notes.txt"))
     }
 

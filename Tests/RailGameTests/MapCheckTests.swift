@@ -223,7 +223,7 @@ struct MapCheckTests {
     func unreadableFile() {
         let report = RailMapFile.check(path: "/nonexistent/oplab-map.json")
         #expect(report.map == nil)
-        #expect(report.findings.map(\.description) == ["error: $: cannot read file '/nonexistent/oplab-map.json'"])
+        #expect(report.findings.map(\.description) == ["error: $: cannot read file '/nonexistent/oplab-map.json': no such file"])
     }
 
     @Test("a map without a name takes its file's name, without the extension")

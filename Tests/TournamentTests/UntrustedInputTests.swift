@@ -66,7 +66,7 @@ struct OutputFileTests {
         try OutputPaths.checkFile(picture, label: "--svg", what: "the SVG", replacing: OutputPaths.svgPicture)
         let page = try box.write("p.html", "<!DOCTYPE html>\n<html></html>")
         try OutputPaths.checkFile(page, label: "--html", what: "the page", replacing: OutputPaths.htmlPage)
-        #expect(throws: InputError("--out \(config): \(config) exists; pass --force to replace it")) {
+        #expect(throws: InputError("--out \(config) exists; pass --force to replace it")) {
             try OutputPaths.checkFile(config, label: "--out \(config)", what: "the ladder", replacing: .withForce(false))
         }
         try OutputPaths.checkFile(config, label: "--out", what: "the ladder", replacing: .withForce(true))

@@ -102,7 +102,7 @@ public enum OutputPaths {
         }
         switch replacing {
         case .withForce(let force):
-            guard force else { throw InputError("\(label): \(path) exists; pass --force to replace it") }
+            guard force else { throw InputError("\(label) exists; pass --force to replace it") }
         case .sameKind(let kind, let prefixes):
             guard startsWith(path, oneOf: prefixes) else {
                 throw refuse("\(path) exists and is not \(kind); oplab replaces only \(kind) it could have written, "

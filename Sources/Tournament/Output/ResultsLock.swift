@@ -123,6 +123,11 @@ public final class FolderHold: Sendable {
                 ? "\(folder) is in use by another oplab process writing into it; wait for it to finish"
                 : "cannot lock the folder \(folder): \(String(cString: strerror(reason)))")
         }
+        // A results folder another process writes is its own, as for any writer of it.
+        if let pid = ResultsLock.holder(of: folder) {
+            close(fd)
+            throw InputError("\(folder) is in use by oplab (pid \(pid)): one process at a time writes a folder; wait for it to finish")
+        }
         self.fd = fd
     }
 
