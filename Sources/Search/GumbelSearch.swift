@@ -1,0 +1,429 @@
+import LabCore
+
+/// What a policy-value search asks of a network: the features of a seat's observation,
+/// and evaluations of many positions at once.
+///
+/// The search never calls ``evaluate(_:batch:logits:values:)`` itself: it hands out the
+/// positions it needs (``GumbelSearch/pending``) and takes their evaluations back, so one
+/// caller can batch the leaves of many searches (the games of a self-play round) into one
+/// product.
+public protocol PolicyValueModel<State>: AnyObject {
+    associatedtype State: GameState
+    /// Features of one position (the network's input width).
+    var featureCount: Int { get }
+    /// Policy logits per position: the game's action ids.
+    var actionCount: Int { get }
+    /// Values per position: one per seat, the observer's first.
+    var seatCount: Int { get }
+    /// Writes the features of `seat`'s observation of `state` (that seat's view only).
+    func encode(_ state: State, seat: Int, into features: UnsafeMutableBufferPointer<Float>)
+    /// Evaluates `batch` rows of features: `batch × actionCount` logits and
+    /// `batch × seatCount` score shares (rows sum to 1), the observer first.
+    func evaluate(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>)
+}
+
+/// How a ``GumbelSearch`` searches (Danihelka et al. 2022, "Policy improvement by
+/// planning with Gumbel"; the constants are mctx's).
+public struct GumbelSettings: Sendable, Equatable {
+    /// Simulations per decision.
+    public var simulations: Int
+    /// Root actions considered at most (the top of the Gumbel-perturbed logits).
+    public var considered: Int
+    /// σ(q) = (cVisit + max visits) · cScale · q.
+    public var cVisit: Double
+    public var cScale: Double
+    /// Scale of the Gumbel noise at the root: 1 in self-play (exploration), 0 in play
+    /// (the best action by logits and values).
+    public var gumbelScale: Double
+
+    public init(simulations: Int = 32, considered: Int = 16, cVisit: Double = 50, cScale: Double = 0.1, gumbelScale: Double = 0) {
+        precondition(simulations >= 1 && considered >= 1 && cVisit >= 0 && cScale >= 0 && gumbelScale >= 0)
+        self.simulations = simulations
+        self.considered = considered
+        self.cVisit = cVisit
+        self.cScale = cScale
+        self.gumbelScale = gumbelScale
+    }
+}
+
+/// One node of a ``GumbelSearch``'s tree: the position after `action`, from the seat that
+/// moves there's point of view.
+struct GumbelNode {
+    var action: Int32
+    /// The seat to move at this node (-1: terminal or not reached yet).
+    var mover: Int32 = -1
+    var visits: Int32 = 0
+    var firstChild: Int32 = -1
+    var sibling: Int32 = -1
+    /// Offset of this node's logits (one per action id) in the tree's logit store; -1
+    /// until it is evaluated.
+    var logits: Int32 = -1
+    /// Offset of this node's value sums (one per seat) in the tree's value store.
+    var values: Int32
+    /// The network's value of the node for its mover (or the terminal score), for the
+    /// completed Q of its unvisited children.
+    var prior: Double = 0
+}
+
+/// A Gumbel AlphaZero search over one decision, run as steps so that the caller batches
+/// evaluations: ``begin(state:seat:legal:rng:)``, then, while ``pending`` is not empty,
+/// evaluate those positions and hand the results to ``resume(logits:values:)``; once
+/// ``isDone``, ``action`` and ``improvedPolicy`` hold the result.
+///
+/// - The root: the top `considered` actions of logits + Gumbel noise, then sequential
+///   halving: in each phase every remaining action gets the same share of the
+///   simulations, one simulation each per round (a round's leaves are one batch), and the
+///   better half by g + logits + σ(completed Q) goes on. The action is the best remaining
+///   one by that score; the policy target is softmax(logits + σ(completed Q)).
+/// - Below the root: the deterministic selection of Gumbel MuZero, argmax of the improved
+///   policy minus the visit share, among the actions legal in the simulation's sample.
+/// - Hidden state: each simulation samples a full state from the root's observation
+///   (the caller's `sample`); a node's statistics are shared by every sample reaching it.
+/// - Values are vectors, one per seat (each seat maximises its own share: max^n).
+public final class GumbelSearch<State: GameState> {
+    public let settings: GumbelSettings
+    public let model: any PolicyValueModel<State>
+    private let actionCount: Int
+    private let seatCount: Int
+    private var nodes: [GumbelNode] = []
+    private var logitStore: [Float] = []
+    private var valueStore: [Double] = []
+    /// Positions waiting for an evaluation: the node to expand, the sampled state there
+    /// and the path from the root to it.
+    public private(set) var pending: [(node: Int, state: State, seat: Int)] = []
+    private var pendingPaths: [[Int]] = []
+    /// The root's candidates: action, Gumbel noise, logit, still considered.
+    private var candidates: [(action: Int, gumbel: Double, logit: Double, node: Int)] = []
+    private var remaining: [Int] = []
+    private var phaseVisits = 0
+    private var phaseRoundsLeft = 0
+    private var simulationsLeft = 0
+    private var rootState: State?
+    private var rootLegal: [Int] = []
+    private var sampler: ((inout LabRandom) -> State)?
+    private var rng = LabRandom(seed: 0)
+    private var buffer = ActionBuffer()
+    public private(set) var isDone = false
+    /// The chosen action, once done.
+    public private(set) var action = -1
+    /// Per legal root action (in `rootLegal` order), the improved policy, once done.
+    public private(set) var improvedPolicy: [(action: Int, probability: Double)] = []
+
+    public init(model: any PolicyValueModel<State>, settings: GumbelSettings) {
+        self.model = model
+        self.settings = settings
+        actionCount = model.actionCount
+        seatCount = model.seatCount
+    }
+
+    /// Starts a decision for `seat` in `state` (a full state consistent with the seat's
+    /// observation; for hidden state, `sample` draws others for the simulations).
+    public func begin(state: State, seat: Int, legal: ActionBuffer, rng: LabRandom, sample: ((inout LabRandom) -> State)? = nil) {
+        nodes.removeAll(keepingCapacity: true)
+        logitStore.removeAll(keepingCapacity: true)
+        valueStore.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
+        pendingPaths.removeAll(keepingCapacity: true)
+        candidates.removeAll(keepingCapacity: true)
+        improvedPolicy.removeAll(keepingCapacity: true)
+        self.rng = rng
+        sampler = sample
+        rootState = state
+        rootLegal = (0..<legal.count).map { legal[$0] }
+        isDone = false
+        action = -1
+        _ = newNode(action: -1)
+        pending.append((0, state, seat))
+        pendingPaths.append([0])
+    }
+
+    private func newNode(action: Int) -> Int {
+        nodes.append(GumbelNode(action: Int32(action), values: Int32(valueStore.count)))
+        valueStore.append(contentsOf: repeatElement(0, count: seatCount))
+        return nodes.count - 1
+    }
+
+    /// Takes the evaluations of ``pending`` (`pending.count` rows of logits and values,
+    /// the observer first) and runs the search on to its next batch or its end.
+    public func resume(logits: UnsafePointer<Float>, values: UnsafePointer<Float>) {
+        let evaluated = pending
+        let paths = pendingPaths
+        pending.removeAll(keepingCapacity: true)
+        pendingPaths.removeAll(keepingCapacity: true)
+        for (k, leaf) in evaluated.enumerated() {
+            var node = nodes[leaf.node]
+            node.mover = Int32(leaf.seat)
+            node.logits = Int32(logitStore.count)
+            logitStore.append(contentsOf: UnsafeBufferPointer(start: logits + k * actionCount, count: actionCount))
+            // The values come observer first: back to seat order.
+            var vector = [Double](repeating: 0, count: seatCount)
+            for s in 0..<seatCount { vector[(leaf.seat + s) % seatCount] = Double(values[k * seatCount + s]) }
+            node.prior = vector[leaf.seat]
+            nodes[leaf.node] = node
+            backup(paths[k], vector)
+        }
+        if candidates.isEmpty && !isDone {
+            startRoot()
+        } else {
+            finishRoundIfNeeded()
+        }
+    }
+
+    /// The root was evaluated: choose the candidates and start the first phase.
+    private func startRoot() {
+        let root = nodes[0]
+        for action in rootLegal {
+            let g = settings.gumbelScale > 0 ? settings.gumbelScale * Self.gumbel(&rng) : 0
+            candidates.append((action, g, Double(logitStore[Int(root.logits) + action]), -1))
+        }
+        let m = min(settings.considered, candidates.count)
+        remaining = Array(candidates.indices.sorted { score(candidates[$0], q: 0) > score(candidates[$1], q: 0) || (score(candidates[$0], q: 0) == score(candidates[$1], q: 0) && candidates[$0].action < candidates[$1].action) }.prefix(m))
+        simulationsLeft = settings.simulations
+        if remaining.count <= 1 || simulationsLeft == 0 {
+            finish()
+            return
+        }
+        startPhase()
+    }
+
+    /// Gumbel(0, 1) from the search's generator.
+    static func gumbel(_ rng: inout LabRandom) -> Double {
+        let u = max(rng.unit(), 1e-300)
+        return -(-u.logarithm).logarithm
+    }
+
+    private func score(_ c: (action: Int, gumbel: Double, logit: Double, node: Int), q: Double) -> Double {
+        c.gumbel + c.logit + q
+    }
+
+    /// Splits what is left of the budget over the phases still to come, as sequential
+    /// halving does: each remaining action gets `phaseVisits` simulations this phase.
+    private func startPhase() {
+        let phases = max(1, Int((Double(remaining.count)).logarithm2.rounded(.up)))
+        phaseVisits = max(1, simulationsLeft / (phases * remaining.count))
+        phaseRoundsLeft = phaseVisits
+        startRound()
+    }
+
+    /// One simulation under each remaining root action: the leaves they reach are the
+    /// next batch (terminal ones are backed up at once).
+    private func startRound() {
+        while pending.isEmpty {
+            guard phaseRoundsLeft > 0, simulationsLeft > 0 else {
+                endPhase()
+                return
+            }
+            phaseRoundsLeft -= 1
+            for index in remaining where simulationsLeft > 0 {
+                simulationsLeft -= 1
+                simulate(from: index)
+            }
+        }
+    }
+
+    private func finishRoundIfNeeded() {
+        if pending.isEmpty && !isDone { startRound() }
+    }
+
+    /// Keeps the better half of the remaining actions, or ends the search.
+    private func endPhase() {
+        let sigma = sigmaScale()
+        let ranked = remaining.sorted { a, b in
+            let sa = score(candidates[a], q: sigma * completedQ(child: candidates[a].node))
+            let sb = score(candidates[b], q: sigma * completedQ(child: candidates[b].node))
+            return sa > sb || (sa == sb && candidates[a].action < candidates[b].action)
+        }
+        remaining = Array(ranked.prefix(max(1, (remaining.count + 1) / 2)))
+        if remaining.count <= 1 || simulationsLeft <= 0 {
+            finish()
+        } else {
+            startPhase()
+        }
+    }
+
+    /// One simulation down root action `candidates[index]`: a sampled state, then the
+    /// tree's selection to a leaf, which waits in ``pending`` (or, terminal, is backed up).
+    private func simulate(from index: Int) {
+        var state = sampler.map { $0(&rng) } ?? rootState!
+        let rootAction = candidates[index].action
+        if candidates[index].node < 0 { candidates[index].node = child(of: 0, action: rootAction) }
+        var path = [0, candidates[index].node]
+        var node = candidates[index].node
+        state.apply(rootAction)
+        while true {
+            if state.isTerminal {
+                backup(path, terminalValues(state))
+                return
+            }
+            if nodes[node].logits < 0 {
+                // A leaf already waiting in this round is evaluated once: this simulation
+                // backs up the value of its parent's view instead (rare: distinct root
+                // actions lead to distinct subtrees).
+                if pending.contains(where: { $0.node == node }) {
+                    backup(path, Array(valueStore[Int(nodes[path[path.count - 2]].values)..<Int(nodes[path[path.count - 2]].values) + seatCount]).map { $0 / Double(max(1, nodes[path[path.count - 2]].visits)) })
+                    return
+                }
+                pending.append((node, state, state.currentSeat))
+                pendingPaths.append(path)
+                return
+            }
+            state.legalActions(into: &buffer)
+            let chosen = select(node, legal: buffer)
+            node = child(of: node, action: chosen)
+            path.append(node)
+            state.apply(chosen)
+        }
+    }
+
+    /// The child of `node` for `action`, made when missing.
+    private func child(of node: Int, action: Int) -> Int {
+        var c = nodes[node].firstChild
+        while c >= 0 {
+            if Int(nodes[Int(c)].action) == action { return Int(c) }
+            c = nodes[Int(c)].sibling
+        }
+        let made = newNode(action: action)
+        nodes[made].sibling = nodes[node].firstChild
+        nodes[node].firstChild = Int32(made)
+        return made
+    }
+
+    /// Gumbel MuZero's selection below the root: argmax over `legal` of
+    /// π'(a) − N(a) / (1 + Σ N), π' = softmax(logits + σ(completed Q)).
+    private func select(_ node: Int, legal: ActionBuffer) -> Int {
+        let improved = improved(node, legal: (0..<legal.count).map { legal[$0] })
+        var total = 0
+        for (action, _) in improved { total += visits(of: node, action: action) }
+        var best = improved[0].action, bestScore = -Double.infinity
+        for (action, p) in improved {
+            let s = p - Double(visits(of: node, action: action)) / Double(1 + total)
+            if s > bestScore || (s == bestScore && action < best) {
+                best = action
+                bestScore = s
+            }
+        }
+        return best
+    }
+
+    private func visits(of node: Int, action: Int) -> Int {
+        var c = nodes[node].firstChild
+        while c >= 0 {
+            if Int(nodes[Int(c)].action) == action { return Int(nodes[Int(c)].visits) }
+            c = nodes[Int(c)].sibling
+        }
+        return 0
+    }
+
+    private func childIndex(of node: Int, action: Int) -> Int {
+        var c = nodes[node].firstChild
+        while c >= 0 {
+            if Int(nodes[Int(c)].action) == action { return Int(c) }
+            c = nodes[Int(c)].sibling
+        }
+        return -1
+    }
+
+    /// softmax(logits + σ(completed Q)) over `actions` at `node`.
+    private func improved(_ node: Int, legal actions: [Int]) -> [(action: Int, probability: Double)] {
+        let base = Int(nodes[node].logits)
+        let priors = Self.softmax(actions.map { Double(logitStore[base + $0]) })
+        let mover = Int(nodes[node].mover)
+        // The mixed value of mctx (qtransform_completed_by_mix_value): the node's own value
+        // and the prior-weighted mean Q of its visited children.
+        var visitedPrior = 0.0, weightedQ = 0.0, childVisits = 0
+        var q = [Double?](repeating: nil, count: actions.count)
+        var maxVisits = 0
+        for (k, action) in actions.enumerated() {
+            let c = childIndex(of: node, action: action)
+            guard c >= 0, nodes[c].visits > 0 else { continue }
+            let n = Int(nodes[c].visits)
+            q[k] = valueStore[Int(nodes[c].values) + mover] / Double(n)
+            visitedPrior += priors[k]
+            weightedQ += priors[k] * q[k]!
+            childVisits += n
+            maxVisits = max(maxVisits, n)
+        }
+        let own = nodes[node].prior
+        let mixed = visitedPrior > 0 ? (own + Double(childVisits) * weightedQ / visitedPrior) / Double(1 + childVisits) : own
+        let sigma = (settings.cVisit + Double(maxVisits)) * settings.cScale
+        let scores = actions.indices.map { k in Double(logitStore[base + actions[k]]) + sigma * (q[k] ?? mixed) }
+        return zip(actions, Self.softmax(scores)).map { ($0, $1) }
+    }
+
+    /// σ's scale at the root.
+    private func sigmaScale() -> Double {
+        var maxVisits = 0
+        for c in candidates where c.node >= 0 { maxVisits = max(maxVisits, Int(nodes[c.node].visits)) }
+        return (settings.cVisit + Double(maxVisits)) * settings.cScale
+    }
+
+    /// A root child's completed Q for the root's mover.
+    private func completedQ(child: Int) -> Double {
+        let mover = Int(nodes[0].mover)
+        guard child >= 0, nodes[child].visits > 0 else { return nodes[0].prior }
+        return valueStore[Int(nodes[child].values) + mover] / Double(nodes[child].visits)
+    }
+
+    private func finish() {
+        let sigma = sigmaScale()
+        var best = remaining.first ?? 0, bestScore = -Double.infinity
+        for index in remaining {
+            let s = score(candidates[index], q: sigma * completedQ(child: candidates[index].node))
+            if s > bestScore || (s == bestScore && candidates[index].action < candidates[best].action) {
+                best = index
+                bestScore = s
+            }
+        }
+        action = candidates.isEmpty ? (rootLegal.first ?? -1) : candidates[best].action
+        improvedPolicy = rootLegal.isEmpty ? [] : improved(0, legal: rootLegal)
+        isDone = true
+        pending.removeAll()
+    }
+
+    /// Adds `vector` (per seat) to every node on `path` and counts the visit.
+    private func backup(_ path: [Int], _ vector: [Double]) {
+        for n in path {
+            nodes[n].visits += 1
+            let at = Int(nodes[n].values)
+            for s in 0..<seatCount { valueStore[at + s] += vector[s] }
+        }
+    }
+
+    /// A finished match's value per seat: each seat's share of the scores.
+    func terminalValues(_ state: State) -> [Double] {
+        guard let outcome = state.outcome else { return [Double](repeating: 1 / Double(seatCount), count: seatCount) }
+        let scores = (0..<seatCount).map { outcome.score(of: $0) }
+        let total = scores.reduce(0, +)
+        return total > 0 ? scores.map { $0 / total } : scores.map { _ in 1 / Double(seatCount) }
+    }
+
+    static func softmax(_ x: [Double]) -> [Double] {
+        let top = x.max() ?? 0
+        let e = x.map { ($0 - top).exponential }
+        let sum = e.reduce(0, +)
+        return e.map { $0 / sum }
+    }
+
+    /// The root's visit count per legal action after the search (for tests).
+    public var rootVisits: [Int: Int] {
+        var out: [Int: Int] = [:]
+        for a in rootLegal { out[a] = visits(of: 0, action: a) }
+        return out
+    }
+}
+
+extension Double {
+    @inline(__always) var logarithm: Double { Foundation_log(self) }
+    @inline(__always) var logarithm2: Double { Foundation_log(self) / Foundation_log(2) }
+    @inline(__always) var exponential: Double { Foundation_exp(self) }
+}
+
+#if canImport(Glibc)
+import Glibc
+@inline(__always) private func Foundation_log(_ x: Double) -> Double { Glibc.log(x) }
+@inline(__always) private func Foundation_exp(_ x: Double) -> Double { Glibc.exp(x) }
+#elseif canImport(Darwin)
+import Darwin
+@inline(__always) private func Foundation_log(_ x: Double) -> Double { Darwin.log(x) }
+@inline(__always) private func Foundation_exp(_ x: Double) -> Double { Darwin.exp(x) }
+#endif

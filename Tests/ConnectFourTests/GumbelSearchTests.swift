@@ -1,0 +1,93 @@
+import ConnectFour
+import LabCore
+import Testing
+@testable import Search
+
+/// A model that knows nothing: equal logits everywhere, every seat's share 1/2. What the
+/// search finds with it, it finds by its own simulations.
+private final class UniformModel: PolicyValueModel {
+    typealias State = ConnectFourState
+    let featureCount = 1
+    let actionCount = 7
+    let seatCount = 2
+    private(set) var batches: [Int] = []
+
+    func encode(_ state: ConnectFourState, seat: Int, into features: UnsafeMutableBufferPointer<Float>) { features[0] = 0 }
+
+    func evaluate(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
+        batches.append(batch)
+        for i in 0..<(batch * 7) { logits[i] = 0 }
+        for i in 0..<(batch * 2) { values[i] = 0.5 }
+    }
+}
+
+/// Runs `search` to its end, evaluating each batch it asks for with `model`.
+private func run(_ search: GumbelSearch<ConnectFourState>, _ model: UniformModel) {
+    while !search.pending.isEmpty {
+        let batch = search.pending.count
+        var features = [Float](repeating: 0, count: batch)
+        var logits = [Float](repeating: 0, count: batch * 7), values = [Float](repeating: 0, count: batch * 2)
+        model.evaluate(&features, batch: batch, logits: &logits, values: &values)
+        search.resume(logits: logits, values: values)
+    }
+}
+
+@Suite("Gumbel search")
+struct GumbelSearchTests {
+    /// X has three in column 0 and is to move: column 0 wins at once.
+    static func threatened() -> ConnectFourState {
+        var state = ConnectFourGame().newMatch(seed: 1)
+        for column in [0, 1, 0, 1, 0, 1] { state.apply(column) }
+        return state
+    }
+
+    static func legal(_ state: ConnectFourState) -> ActionBuffer {
+        var buffer = ActionBuffer()
+        state.legalActions(into: &buffer)
+        return buffer
+    }
+
+    @Test("with a model that knows nothing, 16 simulations find the winning move; the policy target prefers it")
+    func findsTheWin() {
+        let model = UniformModel()
+        let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 16))
+        let state = Self.threatened()
+        search.begin(state: state, seat: 0, legal: Self.legal(state), rng: LabRandom(seed: 3))
+        run(search, model)
+        #expect(search.isDone)
+        #expect(search.action == 0)
+        let policy = Dictionary(uniqueKeysWithValues: search.improvedPolicy.map { ($0.action, $0.probability) })
+        #expect(policy[0]! > 0.5)
+        #expect(abs(search.improvedPolicy.map(\.probability).reduce(0, +) - 1) < 1e-9)
+    }
+
+    @Test("each round is one batch: the root alone, then one leaf per remaining root action (7, then 4, then 2)")
+    func batchesPerRound() {
+        let model = UniformModel()
+        let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 32))
+        let state = ConnectFourGame().newMatch(seed: 1)
+        search.begin(state: state, seat: 0, legal: Self.legal(state), rng: LabRandom(seed: 3))
+        run(search, model)
+        #expect(model.batches.first == 1)
+        #expect(model.batches.dropFirst().first == 7)
+        #expect(model.batches.max()! <= 7)
+        #expect(search.rootVisits.values.reduce(0, +) <= 32)
+        #expect(Set(model.batches.dropFirst()).isSubset(of: [7, 4, 2]))
+    }
+
+    @Test("the same seed gives the same decisions; Gumbel noise in self-play spreads them")
+    func determinism() {
+        func decide(seed: UInt64, scale: Double) -> Int {
+            let model = UniformModel()
+            let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 4, gumbelScale: scale))
+            let state = ConnectFourGame().newMatch(seed: 1)
+            search.begin(state: state, seat: 0, legal: Self.legal(state), rng: LabRandom(seed: seed))
+            run(search, model)
+            return search.action
+        }
+        #expect(decide(seed: 5, scale: 1) == decide(seed: 5, scale: 1))
+        #expect(Set((0..<40).map { decide(seed: $0, scale: 1) }).count >= 4)
+        // Without noise the ties go to the lowest action: the same move whatever the seed.
+        #expect(Set((0..<10).map { decide(seed: $0, scale: 0) }).count == 1)
+    }
+}
