@@ -20,7 +20,10 @@ struct ConnectFourEntry: GameEntry {
     /// `random`, then search over it (`mcts`, `mcts-perfect`), then bots over the player
     /// protocol (`external`).
     static let entries: [StrategyEntry<ConnectFourGame>] = baseEntries + SearchEntries.entries(base: baseEntries)
-        + [ExternalEntry.entry(for: ConnectFourGame.self)]
+        + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: ConnectFourGame.self)]
+
+    /// Learned policy-value models (`oplab learn connect4`), read through the board encoder.
+    static let learned = LearnedSupport<ConnectFourGame> { _ in ConnectFourFeatures() }
 
     static let baseEntries: [StrategyEntry<ConnectFourGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the columns that are not full") { _, _ in

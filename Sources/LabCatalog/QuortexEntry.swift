@@ -28,7 +28,10 @@ struct QuortexEntry: GameEntry {
     /// learned model's greedy player, and bots over the player protocol (`external`).
     static let entries: [StrategyEntry<QuortexGame>] = baseEntries
         + SearchEntries.entries(base: baseEntries, models: models, defaults: searchDefaults)
-        + [ModelEntries.greedy(models), ExternalEntry.entry(for: QuortexGame.self)]
+        + [ModelEntries.greedy(models)] + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: QuortexGame.self)]
+
+    /// Learned policy-value models (`oplab learn quortex`), read through the value models' encoder.
+    static let learned = LearnedSupport<QuortexGame> { QuortexFeatures(board: $0.setup.board) }
 
     /// `mcts` defaults for Quortex: no rollouts, every leaf scored by the game's estimate,
     /// which random rollouts only blur (measured against `reference`: README, "Strategies").

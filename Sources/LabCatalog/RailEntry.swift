@@ -43,7 +43,10 @@ struct RailEntry: GameEntry {
     /// learned model's greedy player (`blas-greedy`), then bots over the player protocol
     /// (`external`).
     static let entries: [StrategyEntry<RailGame>] = baseEntries + SearchEntries.entries(base: baseEntries, models: models)
-        + [ModelEntries.greedy(models), ExternalEntry.entry(for: RailGame.self)]
+        + [ModelEntries.greedy(models)] + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: RailGame.self)]
+
+    /// Learned policy-value models (`oplab learn rail`), read through the value models' encoder.
+    static let learned = LearnedSupport<RailGame> { RailFeatures(map: $0.map) }
 
     static let models = ModelSupport<RailGame>(shipped: .rail) { RailFeatures(map: $0.map) }
 

@@ -1,0 +1,222 @@
+import Evaluators
+import Foundation
+import LabCore
+import Search
+import Synchronization
+
+/// A ``PolicyValueNet`` seen by a search through a game's feature encoder: the features
+/// of the mover's observation only, and batched evaluations on BLAS. One per search
+/// (its workspace is its own); the weights are shared read-only.
+final class NetworkModel<G: Game, E: FeatureEncoder>: PolicyValueModel where E.Observation == G.State.Observation {
+    typealias State = G.State
+    let network: PolicyValueNet
+    let encoder: E
+    private let workspace = PolicyValueWorkspace()
+    /// Evaluations made and positions evaluated (for the mean batch).
+    private(set) var calls = 0
+    private(set) var positions = 0
+
+    init(network: PolicyValueNet, encoder: E) {
+        self.network = network
+        self.encoder = encoder
+    }
+
+    var featureCount: Int { encoder.featureCount }
+    var actionCount: Int { network.shape.actions }
+    var seatCount: Int { network.shape.seats }
+
+    func encode(_ state: G.State, seat: Int, into features: UnsafeMutableBufferPointer<Float>) {
+        encoder.encode(state.observation(for: seat), into: features)
+    }
+
+    func evaluate(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
+        calls += 1
+        positions += batch
+        network.evaluate(features, batch: batch, logits: logits, values: values, workspace: workspace)
+    }
+}
+
+/// Runs a ``GumbelSearch`` to its end on its own model: each batch it asks for (the
+/// root, then one leaf per remaining root action a round) is one evaluation.
+struct SearchDriver<State: GameState> {
+    private var features: [Float] = []
+    private var logits: [Float] = []
+    private var values: [Float] = []
+
+    mutating func run(_ search: GumbelSearch<State>) {
+        let model = search.model
+        while !search.pending.isEmpty {
+            let batch = search.pending.count
+            let f = model.featureCount
+            if features.count < batch * f { features = [Float](repeating: 0, count: batch * f) }
+            if logits.count < batch * model.actionCount { logits = [Float](repeating: 0, count: batch * model.actionCount) }
+            if values.count < batch * model.seatCount { values = [Float](repeating: 0, count: batch * model.seatCount) }
+            features.withUnsafeMutableBufferPointer { buffer in
+                for (k, leaf) in search.pending.enumerated() {
+                    model.encode(leaf.state, seat: leaf.seat, into: UnsafeMutableBufferPointer(rebasing: buffer[(k * f)..<((k + 1) * f)]))
+                }
+            }
+            features.withUnsafeBufferPointer { x in
+                logits.withUnsafeMutableBufferPointer { l in
+                    values.withUnsafeMutableBufferPointer { v in
+                        model.evaluate(x.baseAddress!, batch: batch, logits: l.baseAddress!, values: v.baseAddress!)
+                    }
+                }
+            }
+            search.resume(logits: logits, values: values)
+        }
+    }
+}
+
+/// `alphazero(...)`: a Gumbel search on a learned policy-value model.
+final class AlphaZeroPlayer<G: Game, E: FeatureEncoder>: Strategy where E.Observation == G.State.Observation {
+    private let search: GumbelSearch<G.State>
+    private var driver = SearchDriver<G.State>()
+    private var rng: LabRandom
+    private let seat: Int
+
+    init(_ context: StrategyContext<G>, network: PolicyValueNet, encoder: E, settings: GumbelSettings) {
+        search = GumbelSearch(model: NetworkModel<G, E>(network: network, encoder: encoder), settings: settings)
+        rng = LabRandom(seed: Seeds.derive(context.seed, 0x617a, 0, SeedPurpose.sampling.rawValue))
+        seat = context.seat
+    }
+
+    func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
+        if legal.count == 1 { return legal[0] }
+        let root = observation.sampleState(using: &rng)
+        search.begin(state: root, seat: seat, legal: legal, rng: LabRandom(seed: rng.next())) { rng in observation.sampleState(using: &rng) }
+        driver.run(search)
+        return search.action
+    }
+}
+
+/// `policy(...)`: the network alone, sampling its policy over the legal actions at a
+/// temperature (0: its most likely action).
+final class PolicyPlayer<G: Game, E: FeatureEncoder>: Strategy where E.Observation == G.State.Observation {
+    private let model: NetworkModel<G, E>
+    private let temperature: Double
+    private var rng: LabRandom
+    private var features: [Float]
+    private var logits: [Float]
+    private var values: [Float]
+
+    init(_ context: StrategyContext<G>, network: PolicyValueNet, encoder: E, temperature: Double) {
+        model = NetworkModel(network: network, encoder: encoder)
+        self.temperature = temperature
+        rng = LabRandom(seed: Seeds.derive(context.seed, 0x706f, 0, SeedPurpose.sampling.rawValue))
+        features = [Float](repeating: 0, count: encoder.featureCount)
+        logits = [Float](repeating: 0, count: network.shape.actions)
+        values = [Float](repeating: 0, count: network.shape.seats)
+    }
+
+    func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
+        if legal.count == 1 { return legal[0] }
+        features.withUnsafeMutableBufferPointer { model.encoder.encode(observation, into: $0) }
+        model.evaluate(features, batch: 1, logits: &logits, values: &values)
+        return Self.sample((0..<legal.count).map { legal[$0] }, logits: logits, temperature: temperature, rng: &rng)
+    }
+
+    /// An action of `actions` drawn from softmax(logits / temperature); the most likely
+    /// (the lower action on a tie) at temperature 0.
+    static func sample(_ actions: [Int], logits: [Float], temperature: Double, rng: inout LabRandom) -> Int {
+        guard temperature > 0 else {
+            var best = actions[0]
+            for a in actions where logits[a] > logits[best] || (logits[a] == logits[best] && a < best) { best = a }
+            return best
+        }
+        let scaled = actions.map { Double(logits[$0]) / temperature }
+        let top = scaled.max()!
+        let weights = scaled.map { exp($0 - top) }
+        var u = rng.unit() * weights.reduce(0, +)
+        for (k, w) in weights.enumerated() {
+            u -= w
+            if u < 0 { return actions[k] }
+        }
+        return actions[actions.count - 1]
+    }
+}
+
+/// How a game's learned policy-value models are loaded and checked: where its feature
+/// encoder meets the network.
+struct LearnedSupport<G: Game>: Sendable {
+    /// The shipped model's file under configs/models/, if the game has one yet.
+    let shipped: String?
+    let load: @Sendable (_ path: String, _ game: G, _ seats: Int) throws(InputError) -> PolicyValueNet
+    let alphazero: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ settings: GumbelSettings) -> any Strategy<G>
+    let policy: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ temperature: Double) -> any Strategy<G>
+
+    init<E: FeatureEncoder>(shipped: String? = nil, encoder: @escaping @Sendable (G) -> E) where E.Observation == G.State.Observation {
+        self.shipped = shipped
+        load = { path, game, seats throws(InputError) in
+            let encoder = encoder(game)
+            let file: String
+            if path == ShippedModel.keyword {
+                guard let shipped else {
+                    throw InputError("model=shipped: \(E.gameName) has no shipped learned model yet; pass model=FILE (`oplab learn \(E.gameName)` writes one)")
+                }
+                file = shipped
+            } else {
+                file = path
+            }
+            let model = try LearnedModelStore.load(file)
+            try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey, inputs: encoder.featureCount,
+                            actions: game.newMatch(seed: 0).actionSpaceSize, seats: seats, file: file)
+            BLASThreads.pinToOne()
+            return model.network
+        }
+        alphazero = { context, network, settings in AlphaZeroPlayer<G, E>(context, network: network, encoder: encoder(context.game), settings: settings) }
+        policy = { context, network, temperature in PolicyPlayer<G, E>(context, network: network, encoder: encoder(context.game), temperature: temperature) }
+    }
+}
+
+/// Learned model files read once per process and shared (the weights are read-only).
+enum LearnedModelStore {
+    private static let cache = Mutex<[String: (stamp: String, model: LearnedModel)]>([:])
+
+    static func load(_ path: String) throws(InputError) -> LearnedModel {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let stamp = "\(attributes?[.size] ?? "-")/\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        if let hit = cache.withLock({ $0[path] }), hit.stamp == stamp { return hit.model }
+        let model = try LearnedModel.load(path: path)
+        cache.withLock { $0[path] = (stamp, model) }
+        return model
+    }
+}
+
+/// `alphazero(...)` and `policy(...)` for a game with learned models.
+enum LearnedEntries {
+    static func entries<G: Game>(_ support: LearnedSupport<G>) -> [StrategyEntry<G>] {
+        let model = ParameterSpec("model", .file(keywords: [ShippedModel.keyword]), default: ShippedModel.keyword,
+                                  "the policy-value model file (from `oplab learn`); shipped: "
+                                  + (support.shipped ?? "none yet for this game"))
+        return [
+            StrategyEntry(
+                name: "alphazero",
+                summary: "Gumbel AlphaZero search on a learned policy-value model: sequential halving at the root, leaves evaluated in batches on BLAS",
+                parameters: [
+                    model,
+                    ParameterSpec("sims", .integer(1...100_000), default: "32", "simulations per move"),
+                    ParameterSpec("considered", .integer(1...256), default: "16", "root actions considered (top of the Gumbel-perturbed policy)"),
+                    ParameterSpec("gumbel", .number(0...10), default: "0", "Gumbel noise at the root (0 in play: the best action; 1 in self-play)"),
+                ]
+            ) { params, game throws(InputError) in
+                let network = try support.load(params.text("model"), game, game.seatCount)
+                let settings = GumbelSettings(simulations: params.integer("sims"), considered: params.integer("considered"),
+                                              gumbelScale: params.number("gumbel"))
+                return { context in support.alphazero(context, network, settings) }
+            },
+            StrategyEntry(
+                name: "policy",
+                summary: "a learned policy-value model's policy alone, sampled at a temperature: the difficulty dial below alphazero",
+                parameters: [
+                    model,
+                    ParameterSpec("temperature", .number(0...100), default: "0", "0: the most likely action; higher: a weaker, more varied player"),
+                ]
+            ) { params, game throws(InputError) in
+                let network = try support.load(params.text("model"), game, game.seatCount)
+                let temperature = params.number("temperature")
+                return { context in support.policy(context, network, temperature) }
+            },
+        ]
+    }
+}
