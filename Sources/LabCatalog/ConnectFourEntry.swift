@@ -33,6 +33,12 @@ struct ConnectFourEntry: GameEntry {
 
     var strategies: [StrategyInfo] { Self.entries.map(\.info) }
 
+    var learning: (any GameLearning)? {
+        Learner<ConnectFourGame, ConnectFourFeatures>(makeGame: { rules, _, seats throws(InputError) in
+            try ConnectFourGame(rules: rules.map { ($0.key, $0.value) }, seatCount: seats)
+        }, encoder: { _ in ConnectFourFeatures() })
+    }
+
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {
         let game = try ConnectFourGame(rules: setup.rules, seatCount: setup.players.count)
         let factories = try resolve(setup.players, in: Self.entries, game: game, setup: setup)

@@ -38,6 +38,8 @@ public protocol GameEntry: Sendable {
     var trains: Bool { get }
     /// The game's picture of a tournament's board counts (the report's board section);
     /// nil for none.
+    /// How `oplab learn` learns a policy-value model of this game (nil: it does not).
+    var learning: (any GameLearning)? { get }
     var boardDrawing: (any BoardCountDrawing)? { get }
 }
 
@@ -54,6 +56,7 @@ extension GameEntry {
     public var trains: Bool { false }
     public var tournamentColumns: [String] { seatStatNames }
     public func tournamentColumns(_ report: MatchReport, seat: Int) -> [String] { report.seatStats[seat].map(String.init) }
+    public var learning: (any GameLearning)? { nil }
     public var boardDrawing: (any BoardCountDrawing)? { nil }
 }
 

@@ -49,6 +49,12 @@ struct QuortexEntry: GameEntry {
     ]
 
     var strategies: [StrategyInfo] { Self.entries.map(\.info) }
+
+    var learning: (any GameLearning)? {
+        Learner<QuortexGame, QuortexFeatures>(makeGame: { rules, _, seats throws(InputError) in
+            try QuortexGame(rules: try QuortexRules(settings: rules.map { ($0.key, $0.value) }), seatCount: seats)
+        }, encoder: { QuortexFeatures(board: $0.setup.board) })
+    }
     var trains: Bool { true }
 
     func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,

@@ -91,6 +91,12 @@ struct RailEntry: GameEntry {
     ]
 
     var strategies: [StrategyInfo] { Self.entries.map(\.info) }
+
+    var learning: (any GameLearning)? {
+        Learner<RailGame, RailFeatures>(makeGame: { rules, map, seats throws(InputError) in
+            try RailGame(map: try RailMapFile.load(path: map), rules: try RailRules(settings: rules.map { ($0.key, $0.value) }), seatCount: seats)
+        }, encoder: { RailFeatures(map: $0.map) })
+    }
     var trains: Bool { true }
 
     func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,

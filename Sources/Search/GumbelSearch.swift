@@ -137,6 +137,13 @@ public final class GumbelSearch<State: GameState> {
         pendingPaths.append([0])
     }
 
+    /// Marks the result as taken: the search waits for its next ``begin(state:seat:legal:rng:sample:)``.
+    public func reset() {
+        isDone = false
+        pending.removeAll(keepingCapacity: true)
+        pendingPaths.removeAll(keepingCapacity: true)
+    }
+
     private func newNode(action: Int) -> Int {
         nodes.append(GumbelNode(action: Int32(action), values: Int32(valueStore.count)))
         valueStore.append(contentsOf: repeatElement(0, count: seatCount))

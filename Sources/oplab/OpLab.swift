@@ -11,7 +11,7 @@ struct OpLab: ParsableCommand {
         version: OpLab.version,
         subcommands: [TournamentCommand.self, MergeCommand.self, PlayCommand.self, MapCommand.self, GamesCommand.self,
                       StrategiesCommand.self, TrainCommand.self, SPRTCommand.self, CalibrateCommand.self,
-                      ReportCommand.self, StatusCommand.self, BotCommand.self, TuneCommand.self]
+                      ReportCommand.self, StatusCommand.self, BotCommand.self, TuneCommand.self, LearnCommand.self]
     )
 
     static let version = OpponentLabVersion.string

@@ -184,7 +184,7 @@ public enum Files {
     /// Writes `data` to a temporary file beside `path` and renames it over `path`
     /// (rename(2) replaces atomically), so a reader or a crash never leaves half a file
     /// or none.
-    static func writeAtomically(_ data: Data, to path: String) throws(InputError) {
+    public static func writeAtomically(_ data: Data, to path: String) throws(InputError) {
         let temporary = path + partialSuffix
         do {
             try data.write(to: URL(fileURLWithPath: temporary))

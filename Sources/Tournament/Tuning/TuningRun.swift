@@ -166,12 +166,12 @@ public enum TuningRun {
         }
     }
 
-    /// Removes a tuning's files for a run that replaces it (`--force`).
-    /// - Throws: when the folder is not a tuning's folder (no tune.json, and files a
-    ///   tuning does not write).
     /// Every name a tuning may leave in its folder.
     static var ownFiles: [String] { files + [verifyFolder, TournamentRunner.botLogs] }
 
+    /// Removes a tuning's files for a run that replaces it (`--force`).
+    /// - Throws: when the folder is not a tuning's folder (no tune.json, and files a
+    ///   tuning does not write).
     static func clear(_ directory: String, contents: [String]) throws(InputError) {
         let known = ownFiles
         guard contents.contains(TuningState.fileName) || contents.allSatisfy(known.contains) else {

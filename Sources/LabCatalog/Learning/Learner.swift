@@ -1,0 +1,231 @@
+import Dispatch
+import Evaluators
+import Foundation
+import LabCore
+import Search
+import Tournament
+
+/// What `oplab learn` asks for.
+public struct LearnRequest: Sendable, Equatable {
+    public var game: String
+    public var rules: [RuleSetting] = []
+    public var map: String?
+    public var seats = 2
+    public var generations = 10
+    /// Self-play games per generation.
+    public var games = 64
+    /// Simulations of a full search; a cheap one (playout-cap randomisation) has a quarter.
+    public var sims = 32
+    /// Share of the moves searched in full and recorded.
+    public var fullShare = 0.25
+    public var considered = 16
+    public var width = 128
+    public var blocks = 2
+    /// Generations whose positions the replay buffer keeps.
+    public var window = 4
+    /// Minibatches trained per generation (0: two passes over the new positions).
+    public var steps = 0
+    public var batch = 256
+    public var learningRate = 1e-3
+    /// Seat-rotated blocks of the gate (candidate against the best), and against each anchor.
+    public var gateBlocks = 20
+    public var anchorBlocks = 20
+    /// Fixed opponents the best model is measured against each generation.
+    public var anchors: [String] = []
+    public var seed: UInt64 = 1
+    /// Games a lockstep chunk plays together (its leaves are one batch).
+    public var chunk = 64
+
+    public init(game: String) { self.game = game }
+
+    /// The fields a resumed learning must share with the folder's, as `name: value` text.
+    var identity: [String] {
+        ["game: \(game)", "rules: \(rules.map { "\($0.key)=\($0.value)" }.joined(separator: ","))", "map: \(map ?? "-")",
+         "seats: \(seats)", "generations: \(generations)", "games: \(games)", "sims: \(sims)", "fullShare: \(fullShare)",
+         "considered: \(considered)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
+         "batch: \(batch)", "learningRate: \(learningRate)", "gateBlocks: \(gateBlocks)", "anchorBlocks: \(anchorBlocks)",
+         "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]
+    }
+}
+
+/// How `oplab learn` runs: where, on how many threads, fresh or resumed.
+public struct LearnOptions: Sendable {
+    public var directory: String
+    public var threads: Int
+    public var resume: Bool
+    public var force: Bool
+
+    public init(directory: String, threads: Int, resume: Bool = false, force: Bool = false) {
+        self.directory = directory
+        self.threads = threads
+        self.resume = resume
+        self.force = force
+    }
+}
+
+/// One line of `generations.csv`.
+public struct GenerationRecord: Sendable, Equatable {
+    public var generation: Int
+    public var games: Int
+    public var positions: Int
+    public var buffer: Int
+    public var loss: PolicyValueLoss
+    public var accepted: Bool
+    public var gate: EntrantScore
+    public var anchors: [EntrantScore]
+    public var evaluationsPerSecond: Double
+    public var meanBatch: Double
+
+    static func header(anchors: [String]) -> String {
+        (["generation", "games", "positions", "buffer", "policy_loss", "value_loss", "policy_entropy", "gate", "gate_score",
+          "gate_low", "gate_high"] + anchors.indices.flatMap { ["anchor\($0 + 1)_score", "anchor\($0 + 1)_low", "anchor\($0 + 1)_high"] }
+         + ["evaluations_per_second", "mean_batch"]).joined(separator: ",")
+    }
+
+    var line: String {
+        func f(_ x: Double) -> String { String(format: "%.4f", x) }
+        return ([String(generation), String(games), String(positions), String(buffer), f(loss.policy), f(loss.value), f(loss.entropy),
+                 accepted ? "accepted" : "rejected", f(gate.mean), f(gate.lower), f(gate.upper)]
+                + anchors.flatMap { [f($0.mean), f($0.lower), f($0.upper)] }
+                + [String(format: "%.0f", evaluationsPerSecond), String(format: "%.1f", meanBatch)]).joined(separator: ",")
+    }
+}
+
+/// What a game supplies to learn: its game from rules, map and seats, and its encoder.
+public protocol GameLearning: Sendable {
+    /// Runs `request` into `options.directory`.
+    func learn(_ request: LearnRequest, options: LearnOptions, progress: @escaping @Sendable (String) -> Void) throws(InputError) -> [GenerationRecord]
+}
+
+/// Self-play generations for one game (AlphaZero's loop with Gumbel search and KataGo's
+/// batching and playout caps): play with the best model, train a candidate on the replay
+/// buffer, gate it against the best.
+struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == G.State.Observation {
+    let makeGame: @Sendable (_ rules: [RuleSetting], _ map: String?, _ seats: Int) throws(InputError) -> G
+    let encoder: @Sendable (G) -> E
+
+    func learn(_ request: LearnRequest, options: LearnOptions, progress: @escaping @Sendable (String) -> Void) throws(InputError) -> [GenerationRecord] {
+        let game = try makeGame(request.rules, request.map, request.seats)
+        let encoder = encoder(game)
+        let actions = game.newMatch(seed: 0).actionSpaceSize
+        let shape = PolicyValueShape(inputs: encoder.featureCount, width: request.width, blocks: request.blocks, actions: actions, seats: request.seats)
+        let folder = try LearnFolder(options: options, request: request)
+        BLASThreads.pinToOne()
+        var state = try folder.start(initial: PolicyValueNet(shape: shape, seed: Seeds.derive(request.seed, 0x1ea7)))
+        var records = state.records
+        if state.generation > 0 { progress("resuming \(options.directory) after generation \(state.generation) of \(request.generations)") }
+        let selfPlay = LearnedSelfPlaySettings(simulations: request.sims, cheapSimulations: max(2, request.sims / 4),
+                                               fullShare: request.fullShare, considered: request.considered)
+        while state.generation < request.generations {
+            let generation = state.generation + 1
+            let started = Date()
+            // 1. Self-play with the best model, chunks in parallel, kept in game order.
+            let yield = playGenerations(game: game, encoder: encoder, network: state.best, settings: selfPlay, request: request,
+                                        generation: generation, threads: options.threads)
+            let seconds = max(Date().timeIntervalSince(started), 1e-9)
+            state.buffer.append(generation: generation, positions: yield.positions, window: request.window)
+            progress("generation \(generation): \(yield.games) games, \(yield.positions.count) positions, "
+                     + "\(yield.evaluations) evaluations in \(yield.batches) batches (mean \(String(format: "%.1f", Double(yield.evaluations) / Double(max(1, yield.batches))))), "
+                     + "\(String(format: "%.0f", Double(yield.evaluations) / seconds)) evaluations/s")
+            // 2. A candidate: the best trained on the buffer.
+            let (candidate, loss) = train(state.best, on: state.buffer, request: request, generation: generation, newPositions: yield.positions.count)
+            progress(String(format: "generation %d: trained, policy loss %.4f, value loss %.4f, entropy %.4f", generation, loss.policy, loss.value, loss.entropy))
+            // 3. The gate: the candidate replaces the best when it is stronger (interval above 1/2).
+            try folder.writeModel(candidate, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.candidateFile)
+            try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation - 1, name: LearnFolder.previousFile)
+            let gate = try measure("alphazero(model=\(folder.path(LearnFolder.candidateFile)), sims=\(request.sims), gumbel=1)",
+                                   against: "alphazero(model=\(folder.path(LearnFolder.previousFile)), sims=\(request.sims), gumbel=1)",
+                                   request: request, blocks: request.gateBlocks, seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x6a7e),
+                                   threads: options.threads)
+            let accepted = gate.lower > 0.5
+            if accepted { state.best = candidate }
+            progress(String(format: "generation %d: gate %.3f [%.3f, %.3f] over %d matches: %@", generation, gate.mean, gate.lower, gate.upper,
+                            gate.matches, accepted ? "accepted" : "rejected, the best stays"))
+            try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.bestFile)
+            var anchorScores: [EntrantScore] = []
+            for (k, anchor) in request.anchors.enumerated() {
+                let score = try measure("alphazero(model=\(folder.path(LearnFolder.bestFile)), sims=\(request.sims))", against: anchor,
+                                        request: request, blocks: request.anchorBlocks,
+                                        seed: Seeds.derive(request.seed, UInt64(generation), UInt64(k + 1), 0xa7c4), threads: options.threads)
+                anchorScores.append(score)
+                progress(String(format: "generation %d: best against %@: %.3f [%.3f, %.3f]", generation, anchor, score.mean, score.lower, score.upper))
+            }
+            let record = GenerationRecord(generation: generation, games: yield.games, positions: yield.positions.count, buffer: state.buffer.count,
+                                          loss: loss, accepted: accepted, gate: gate, anchors: anchorScores,
+                                          evaluationsPerSecond: Double(yield.evaluations) / seconds,
+                                          meanBatch: Double(yield.evaluations) / Double(max(1, yield.batches)))
+            records.append(record)
+            state.generation = generation
+            state.records = records
+            try folder.checkpoint(state)
+        }
+        try folder.finish()
+        return records
+    }
+
+    /// A generation's games in chunks of `request.chunk`, the chunks spread over the
+    /// threads, their yields joined in game order.
+    private func playGenerations(game: G, encoder: E, network: PolicyValueNet, settings: LearnedSelfPlaySettings, request: LearnRequest,
+                                 generation: Int, threads: Int) -> SelfPlayYield {
+        let seed = Seeds.derive(request.seed, UInt64(generation), 0, 0x5e1f)
+        let chunks = stride(from: 0, to: request.games, by: request.chunk).map { $0..<min($0 + request.chunk, request.games) }
+        let results = ChunkResults(count: chunks.count)
+        let player = LockstepSelfPlay(game: game, encoder: encoder, network: network, settings: settings)
+        let workers = max(1, min(threads, chunks.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for c in stride(from: worker, to: chunks.count, by: workers) { results.set(c, player.play(chunks[c], seed: seed)) }
+        }
+        var total = SelfPlayYield()
+        for y in results.all {
+            total.positions += y.positions
+            total.games += y.games
+            total.evaluations += y.evaluations
+            total.batches += y.batches
+        }
+        return total
+    }
+
+    /// The best trained on minibatches drawn from the buffer (one thread: the same bytes
+    /// on any machine count of threads); the losses of the last tenth of the steps.
+    private func train(_ best: PolicyValueNet, on buffer: ReplayBuffer, request: LearnRequest, generation: Int,
+                       newPositions: Int) -> (PolicyValueNet, PolicyValueLoss) {
+        let trainer = PolicyValueTrainer(network: best, learningRate: Float(request.learningRate))
+        let steps = request.steps > 0 ? request.steps : max(1, 2 * newPositions / request.batch)
+        var rng = LabRandom(seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x74a1))
+        var batch = PolicyValueBatch(shape: best.shape, rows: min(request.batch, max(1, buffer.count)))
+        var sum = PolicyValueLoss(), counted = 0
+        for step in 0..<steps where buffer.count > 0 {
+            buffer.fill(&batch, rng: &rng)
+            let loss = trainer.step(on: batch)
+            if step >= steps - max(1, steps / 10) {
+                sum.policy += loss.policy
+                sum.value += loss.value
+                sum.entropy += loss.entropy
+                counted += 1
+            }
+        }
+        let n = Double(max(1, counted))
+        return (trainer.network, PolicyValueLoss(policy: sum.policy / n, value: sum.value / n, entropy: sum.entropy / n))
+    }
+
+    /// `spec`'s score against `opponent`: a seat-rotated head-to-head in memory.
+    private func measure(_ spec: String, against opponent: String, request: LearnRequest, blocks: Int, seed: UInt64,
+                         threads: Int) throws(InputError) -> EntrantScore {
+        let config = TournamentConfig(name: "learn-gate", game: request.game, rules: request.rules, map: request.map, seats: request.seats,
+                                      entrants: [Entrant(name: "candidate", strategy: spec), Entrant(name: "opponent", strategy: opponent)],
+                                      format: .gauntlet, candidate: "candidate", blocks: blocks, seed: seed, threads: 0)
+        return try EntrantScore.measure(try Catalog.plan(config), threads: threads)
+    }
+}
+
+/// Each chunk's yield, written by the thread that played it.
+private final class ChunkResults: @unchecked Sendable {
+    private var slots: [SelfPlayYield?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: SelfPlayYield) { lock.withLock { slots[index] = value } }
+
+    var all: [SelfPlayYield] { lock.withLock { slots.map { $0 ?? SelfPlayYield() } } }
+}

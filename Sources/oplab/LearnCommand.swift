@@ -1,0 +1,146 @@
+import ArgumentParser
+import Evaluators
+import Foundation
+import LabCatalog
+import LabCore
+import Tournament
+
+struct LearnCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "learn",
+        abstract: "Learn a policy-value model by self-play: Gumbel search, a replay buffer, training on BLAS, a gate.",
+        discussion: """
+            Each generation plays --games games of self-play with the best model so far (a full \
+            search of --sims simulations on a quarter of the moves, whose improved policies are \
+            recorded; a cheap one of a quarter as many elsewhere), trains a candidate on the \
+            positions of the last --window generations, and keeps it only when it beats the best \
+            over --gate-blocks seat-rotated blocks with its 95 % interval above 1/2. The best is \
+            measured against each --anchor (default: the game's documented CPU). DIR holds \
+            best.model (play it with alphazero(model=DIR/best.model) or policy(model=...)), \
+            generations.csv, learn.json and a checkpoint: --resume goes on after the last \
+            complete generation, even after kill -9, with the same bytes as an uninterrupted run.
+            Example: oplab learn connect4 --generations 8 --games 64 --sims 16 --out results/learn-c4
+            """
+    )
+
+    @Argument(help: "The game (`oplab games` lists them).")
+    var game: String
+
+    @Option(help: "The learning's folder (default: results/learn-GAME).")
+    var out: String?
+
+    @Option(parsing: .unconditional, help: "Generations of self-play, training and gating.", transform: CommandLineNumbers.integer)
+    var generations: Int = 10
+
+    @Option(parsing: .unconditional, help: "Self-play games per generation.", transform: CommandLineNumbers.integer)
+    var games: Int = 64
+
+    @Option(parsing: .unconditional, help: "Simulations of a full search (a cheap one has a quarter).", transform: CommandLineNumbers.integer)
+    var sims: Int = 32
+
+    @Option(parsing: .unconditional, help: "Width of the network's trunk.", transform: CommandLineNumbers.integer)
+    var width: Int = 128
+
+    @Option(parsing: .unconditional, help: "Residual blocks in the trunk.", transform: CommandLineNumbers.integer)
+    var blocks: Int = 2
+
+    @Option(parsing: .unconditional, help: "Generations whose positions the replay buffer keeps.", transform: CommandLineNumbers.integer)
+    var window: Int = 4
+
+    @Option(parsing: .unconditional, help: "Minibatches per generation (0: two passes over its new positions).", transform: CommandLineNumbers.integer)
+    var steps: Int = 0
+
+    @Option(parsing: .unconditional, help: "Positions per minibatch.", transform: CommandLineNumbers.integer)
+    var batch: Int = 256
+
+    @Option(name: .customLong("learning-rate"), parsing: .unconditional, help: "Adam's step size.")
+    var learningRate: Double = 1e-3
+
+    @Option(name: .customLong("gate-blocks"), parsing: .unconditional, help: "Seat-rotated blocks of the gate.", transform: CommandLineNumbers.integer)
+    var gateBlocks: Int = 20
+
+    @Option(name: .customLong("anchor-blocks"), parsing: .unconditional, help: "Seat-rotated blocks against each anchor (0: none).",
+            transform: CommandLineNumbers.integer)
+    var anchorBlocks: Int = 20
+
+    @Option(name: .customLong("anchor"), help: "A strategy spec the best is measured against each generation (repeatable; default: the documented CPU).")
+    var anchors: [String] = []
+
+    @Option(parsing: .unconditional, help: "Seats at the table.", transform: CommandLineNumbers.integer)
+    var seats: Int = 2
+
+    @OptionGroup var setup: GameOptions
+
+    @OptionGroup var seeding: SeedOption
+
+    @OptionGroup var workers: ThreadsOption
+
+    @Flag(help: "Go on with the learning in --out after its last complete generation.")
+    var resume = false
+
+    @OptionGroup var output: OutputFlags
+
+    func run() throws {
+        try reportingInputErrors {
+            let (entry, request, options) = try parse()
+            guard let learning = entry.learning else { throw InputError("\(entry.name) cannot be learned yet") }
+            if let warning = BLASKernel.warning { printError("warning: \(warning)") }
+            output.progress("learn \(entry.name): \(request.generations) generations of \(request.games) games, \(request.sims) simulations, "
+                            + "network \(request.width) wide with \(request.blocks) blocks, BLAS \(BLASKernel.coreName) -> \(options.directory)")
+            let quiet = output.quiet
+            let records = try learning.learn(request, options: options) { line in if !quiet { printError(line) } }
+            if let last = records.last {
+                print(String(format: "generation %d: gate %@ %.3f [%.3f, %.3f]", last.generation, last.accepted ? "accepted" : "rejected",
+                             last.gate.mean, last.gate.lower, last.gate.upper)
+                      + zip(request.anchors, last.anchors).map { String(format: "; against %@ %.3f [%.3f, %.3f]", $0, $1.mean, $1.lower, $1.upper) }.joined())
+            }
+            print("best model: \(options.directory)/best.model")
+        }
+    }
+
+    /// The flags checked, before anything is written.
+    func parse() throws(InputError) -> (any GameEntry, LearnRequest, LearnOptions) {
+        let entry = try Catalog.game(named: game)
+        guard entry.seatRange.contains(seats) else {
+            throw InputError("--seats \(seats): \(entry.name) takes \(entry.seatRange.lowerBound)-\(entry.seatRange.upperBound)")
+        }
+        try setup.checkMap(for: entry)
+        try entry.checkRules(try setup.rulePairs())
+        guard generations >= 1 && generations <= 100_000 else { throw InputError("--generations \(generations): expected 1...100000") }
+        guard games >= 1 && games <= 1_000_000 else { throw InputError("--games \(games): expected 1...1000000") }
+        guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }
+        guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
+        guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
+        guard window >= 1 && window <= 1_000 else { throw InputError("--window \(window): expected 1...1000 generations") }
+        guard steps >= 0 && steps <= 10_000_000 else { throw InputError("--steps \(steps): expected 0...10000000") }
+        guard batch >= 1 && batch <= 65_536 else { throw InputError("--batch \(batch): expected 1...65536") }
+        guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
+        guard gateBlocks >= 1 && gateBlocks <= 1_000_000 else { throw InputError("--gate-blocks \(gateBlocks): expected 1...1000000") }
+        guard anchorBlocks >= 0 && anchorBlocks <= 1_000_000 else { throw InputError("--anchor-blocks \(anchorBlocks): expected 0...1000000") }
+        try workers.check()
+        guard !(resume && output.force) else { throw InputError("--resume and --force exclude each other") }
+        var request = LearnRequest(game: entry.name)
+        request.rules = try setup.ruleSettings()
+        request.map = setup.map
+        request.seats = seats
+        request.generations = generations
+        request.games = games
+        request.sims = sims
+        request.width = width
+        request.blocks = blocks
+        request.window = window
+        request.steps = steps
+        request.batch = batch
+        request.learningRate = learningRate
+        request.gateBlocks = gateBlocks
+        request.anchorBlocks = anchorBlocks
+        request.seed = seeding.seed
+        let anchorSpecs = anchorBlocks == 0 ? [] : (anchors.isEmpty ? [entry.documentedCPU] : anchors)
+        for text in anchorSpecs {
+            do { request.anchors.append(try Catalog.validate(text, for: entry).description) } catch { throw InputError("--anchor \(error.message)") }
+        }
+        let directory = out ?? "results/learn-\(entry.name)"
+        let threads = workers.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : workers.threads
+        return (entry, request, LearnOptions(directory: directory, threads: threads, resume: resume, force: output.force))
+    }
+}
