@@ -54,7 +54,7 @@ extension Catalog {
         }
         let knobNames = game.knobs.map(\.name)
         for rule in config.rules where !knobNames.contains(rule.key) {
-            throw locate("rules.\(rule.key)", "unknown rule knob '\(rule.key)' for \(game.name)\(Suggestion.didYouMean(rule.key, among: knobNames)); "
+            throw locate("rules.\(rule.key)", "unknown rule knob '\(rule.key.excerpt())' for \(game.name)\(Suggestion.didYouMean(rule.key, among: knobNames)); "
                 + "accepted: \(knobNames.joined(separator: ", "))")
         }
         let rules = config.rules.map { (key: $0.key, value: $0.value) }

@@ -85,7 +85,7 @@ extension GameEntry {
                           environment: StrategyEnvironment = StrategyEnvironment()) throws(InputError) -> StrategyFactory<G> {
         guard let entry = entries.first(where: { $0.name == spec.name }) else {
             let names = entries.map(\.name)
-            throw InputError("unknown strategy '\(spec.name)' for \(name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
+            throw InputError("unknown strategy '\(spec.name.excerpt())' for \(name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
         }
         return try entry.make(ResolvedParameters(spec: spec, accepted: entry.parameters, openPrefix: entry.openPrefix), game, environment)
     }
