@@ -45,8 +45,11 @@ extension Catalog {
         throws(InputError) -> TournamentPlan {
         let game: any GameEntry
         do { game = try Catalog.game(named: config.game) } catch { throw locate("game", error.message) }
-        guard game.seatRange.contains(config.seats) else {
-            throw locate("seats", "\(game.name) seats \(game.seatRange.lowerBound)-\(game.seatRange.upperBound) players, not \(config.seats)")
+        let seats = game.tournamentSeats
+        guard seats.contains(config.seats) else {
+            let alone = config.seats < seats.lowerBound && game.seatRange.contains(config.seats)
+                ? " (a match of 1 seat has no opponent, so every match would count as a win; `oplab play` plays it)" : ""
+            throw locate("seats", "\(game.name) seats \(seats.lowerBound)-\(seats.upperBound) players in a tournament, not \(config.seats)\(alone)")
         }
         var specs: [StrategySpec] = []
         for (i, entrant) in config.entrants.enumerated() {

@@ -55,6 +55,11 @@ extension GameEntry {
     public var tournamentColumns: [String] { seatStatNames }
     public func tournamentColumns(_ report: MatchReport, seat: Int) -> [String] { report.seatStats[seat].map(String.init) }
     public var boardDrawing: (any BoardCountDrawing)? { nil }
+
+    /// The seats a tournament's table may have: the game's ``seatRange`` from 2 up (a
+    /// match of one seat, rail's solitaire, has no opponent to beat: it would count every
+    /// match a win).
+    public var tournamentSeats: ClosedRange<Int> { max(2, seatRange.lowerBound)...max(2, seatRange.upperBound) }
 }
 
 extension GameEntry {

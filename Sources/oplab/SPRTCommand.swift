@@ -98,6 +98,9 @@ struct SPRTCommand: ParsableCommand {
         guard let model = SPRTModel(rawValue: model) else {
             throw InputError("--model \(self.model): expected one of \(SPRTModel.names)")
         }
+        for (flag, elo) in [("--elo0", elo0), ("--elo1", elo1)] where !elo.isFinite {
+            throw InputError("\(flag) \(elo): expected a finite Elo difference")
+        }
         guard elo1 > elo0 else { throw InputError("--elo1 \(elo1) must be above --elo0 \(elo0)") }
         guard alpha > 0 && alpha < 0.5 else { throw InputError("--alpha \(alpha): expected a number in (0, 0.5)") }
         guard beta > 0 && beta < 0.5 else { throw InputError("--beta \(beta): expected a number in (0, 0.5)") }
