@@ -68,9 +68,11 @@ public struct BotCheck: Sendable {
         }
     }
 
-    /// Runs the check. Throws only for input the check cannot start from (an unknown
-    /// rule, a bad map, a seat count the game does not take).
+    /// Runs the check. Throws only for input the check cannot start from (a command line
+    /// with no program or an unclosed quote, an unknown rule, a bad map, a seat count the
+    /// game does not take).
     public func run() throws(InputError) -> Findings {
+        _ = try CommandWords.split(command)
         guard game.seatRange.contains(seats) else {
             throw InputError("--seats: \(game.name) seats \(game.seatRange.lowerBound)-\(game.seatRange.upperBound) players, not \(seats)")
         }

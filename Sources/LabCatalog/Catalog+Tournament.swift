@@ -45,8 +45,11 @@ extension Catalog {
         throws(InputError) -> TournamentPlan {
         let game: any GameEntry
         do { game = try Catalog.game(named: config.game) } catch { throw locate("game", error.message) }
-        guard game.seatRange.contains(config.seats) else {
-            throw locate("seats", "\(game.name) seats \(game.seatRange.lowerBound)-\(game.seatRange.upperBound) players, not \(config.seats)")
+        let seats = game.tournamentSeats
+        guard seats.contains(config.seats) else {
+            let alone = config.seats < seats.lowerBound && game.seatRange.contains(config.seats)
+                ? " (a match of 1 seat has no opponent, so every match would count as a win; `oplab play` plays it)" : ""
+            throw locate("seats", "\(game.name) seats \(seats.lowerBound)-\(seats.upperBound) players in a tournament, not \(config.seats)\(alone)")
         }
         var specs: [StrategySpec] = []
         for (i, entrant) in config.entrants.enumerated() {
@@ -54,7 +57,7 @@ extension Catalog {
         }
         let knobNames = game.knobs.map(\.name)
         for rule in config.rules where !knobNames.contains(rule.key) {
-            throw locate("rules.\(rule.key)", "unknown rule knob '\(rule.key)' for \(game.name)\(Suggestion.didYouMean(rule.key, among: knobNames)); "
+            throw locate("rules.\(rule.key)", "unknown rule knob '\(rule.key.excerpt())' for \(game.name)\(Suggestion.didYouMean(rule.key, among: knobNames)); "
                 + "accepted: \(knobNames.joined(separator: ", "))")
         }
         let rules = config.rules.map { (key: $0.key, value: $0.value) }

@@ -12,7 +12,7 @@ public enum Catalog {
     /// The game called `name`, or an error listing the games.
     public static func game(named name: String) throws(InputError) -> any GameEntry {
         guard let game = games.first(where: { $0.name == name }) else {
-            throw InputError("unknown game '\(name)'\(Suggestion.didYouMean(name, among: games.map(\.name))); available: \(games.map(\.name).joined(separator: ", "))")
+            throw InputError("unknown game '\(name.excerpt())'\(Suggestion.didYouMean(name, among: games.map(\.name))); available: \(games.map(\.name).joined(separator: ", "))")
         }
         return game
     }
@@ -33,7 +33,7 @@ public enum Catalog {
         let spec = try StrategySpec.parse(text)
         guard let info = game.strategies.first(where: { $0.name == spec.name }) else {
             let names = game.strategies.map(\.name)
-            throw InputError("unknown strategy '\(spec.name)' for \(game.name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
+            throw InputError("unknown strategy '\(spec.name.excerpt())' for \(game.name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
         }
         _ = try ResolvedParameters(spec: spec, accepted: info.parameters, openPrefix: info.openPrefix)
         return spec

@@ -58,6 +58,11 @@ extension GameEntry {
     public func tournamentColumns(_ report: MatchReport, seat: Int) -> [String] { report.seatStats[seat].map(String.init) }
     public var learning: (any GameLearning)? { nil }
     public var boardDrawing: (any BoardCountDrawing)? { nil }
+
+    /// The seats a tournament's table may have: the game's ``seatRange`` from 2 up (a
+    /// match of one seat, rail's solitaire, has no opponent to beat: it would count every
+    /// match a win).
+    public var tournamentSeats: ClosedRange<Int> { max(2, seatRange.lowerBound)...max(2, seatRange.upperBound) }
 }
 
 extension GameEntry {
@@ -88,7 +93,7 @@ extension GameEntry {
                           environment: StrategyEnvironment = StrategyEnvironment()) throws(InputError) -> StrategyFactory<G> {
         guard let entry = entries.first(where: { $0.name == spec.name }) else {
             let names = entries.map(\.name)
-            throw InputError("unknown strategy '\(spec.name)' for \(name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
+            throw InputError("unknown strategy '\(spec.name.excerpt())' for \(name)\(Suggestion.didYouMean(spec.name, among: names)); available: \(names.joined(separator: ", "))")
         }
         return try entry.make(ResolvedParameters(spec: spec, accepted: entry.parameters, openPrefix: entry.openPrefix), game, environment)
     }

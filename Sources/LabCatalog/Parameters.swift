@@ -68,7 +68,7 @@ public struct ResolvedParameters: Sendable {
         for (key, value) in spec.parameters {
             if let openPrefix, key.hasPrefix(openPrefix) {
                 let name = String(key.dropFirst(openPrefix.count))
-                guard !name.isEmpty else { throw InputError("strategy \(spec.name): '\(key)' names no option; write \(openPrefix)NAME=VALUE") }
+                guard !name.isEmpty else { throw InputError("strategy \(spec.name.excerpt()): '\(key.excerpt())' names no option; write \(openPrefix)NAME=VALUE") }
                 open.append((name, value))
                 continue
             }
@@ -76,7 +76,7 @@ public struct ResolvedParameters: Sendable {
                 let list = (accepted.isEmpty ? "it takes no parameters"
                     : "accepted: " + accepted.map { "\($0.name) (\($0.accepted), default \($0.defaultValue))" }.joined(separator: "; "))
                     + (openPrefix.map { "; and \($0)NAME=VALUE for the bot's own options" } ?? "")
-                throw InputError("strategy \(spec.name): unknown parameter '\(key)'\(Suggestion.didYouMean(key, among: accepted.map(\.name))); \(list)")
+                throw InputError("strategy \(spec.name.excerpt()): unknown parameter '\(key.excerpt())'\(Suggestion.didYouMean(key, among: accepted.map(\.name))); \(list)")
             }
             let ok: Bool
             switch p.kind {
@@ -87,7 +87,7 @@ public struct ResolvedParameters: Sendable {
             case .text, .file: ok = true
             }
             guard ok else {
-                throw InputError("strategy \(spec.name): \(key)=\(value) is not accepted; \(key) takes a \(p.accepted)")
+                throw InputError("strategy \(spec.name): \(key)=\(value.excerpt()) is not accepted; \(key) takes a \(p.accepted)")
             }
             values[key] = value
             given.insert(key)

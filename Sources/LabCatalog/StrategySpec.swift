@@ -3,7 +3,8 @@ import LabCore
 /// A strategy as users write it, in configs and on the command line:
 /// `name` or `name(key=value, ...)`, e.g. `heuristic(missionProbability=0.7)`.
 /// Values may nest parentheses (`rollout=heuristic(missionProbability=0.5)`) or be
-/// double-quoted.
+/// double-quoted; in a quoted value `\"` is a quote and `\\` a backslash (any other
+/// backslash is itself): `command="python3 \"my bot.py\""`.
 public struct StrategySpec: Sendable, Equatable, CustomStringConvertible {
     public var name: String
     public var parameters: [(key: String, value: String)]
@@ -25,7 +26,8 @@ public struct StrategySpec: Sendable, Equatable, CustomStringConvertible {
 
     /// `value` as a spec writes it: in double quotes when it would not read back
     /// unquoted (a comma or an unmatched parenthesis outside parentheses, spaces at either
-    /// end, an opening quote), unless it holds a quote itself.
+    /// end, an opening quote), with `\"` for a quote in it and `\\` for a backslash that
+    /// would otherwise read as an escape (before a quote, a backslash or the closing quote).
     static func written(_ value: String) -> String {
         var depth = 0
         var plain = !value.isEmpty && value.first != "\"" && value.trimmingSpaces == value
@@ -38,7 +40,19 @@ public struct StrategySpec: Sendable, Equatable, CustomStringConvertible {
                 plain = false
             }
         }
-        return plain && depth == 0 || value.contains("\"") ? value : "\"\(value)\""
+        if plain && depth == 0 { return value }
+        var quoted = "\""
+        var rest = Substring(value)
+        while let c = rest.popFirst() {
+            if c == "\"" {
+                quoted += "\\\""
+            } else if c == "\\", rest.first.map({ $0 == "\"" || $0 == "\\" }) ?? true {
+                quoted += "\\\\"
+            } else {
+                quoted.append(c)
+            }
+        }
+        return quoted + "\""
     }
 
     /// Parses `text`; errors name the position and what was expected.
@@ -46,7 +60,7 @@ public struct StrategySpec: Sendable, Equatable, CustomStringConvertible {
         let chars = Array(text)
         var i = 0
         func fail(_ what: String) -> InputError {
-            InputError("strategy spec '\(text)': \(what) at character \(i + 1); expected name or name(key=value, ...)")
+            InputError("strategy spec '\(text.excerpt(limit: 120))': \(what) at character \(i + 1); expected name or name(key=value, ...)")
         }
         func skipSpaces() { while i < chars.count, chars[i] == " " || chars[i] == "\t" { i += 1 } }
         func identifier() -> String {
@@ -68,13 +82,18 @@ public struct StrategySpec: Sendable, Equatable, CustomStringConvertible {
                     let key = identifier()
                     guard !key.isEmpty else { throw fail("missing parameter name") }
                     skipSpaces()
-                    guard i < chars.count, chars[i] == "=" else { throw fail("missing '=' after '\(key)'") }
+                    guard i < chars.count, chars[i] == "=" else { throw fail("missing '=' after '\(key.excerpt())'") }
                     i += 1
                     skipSpaces()
                     var value = ""
                     if i < chars.count, chars[i] == "\"" {
                         i += 1
-                        while i < chars.count, chars[i] != "\"" { value.append(chars[i]); i += 1 }
+                        while i < chars.count, chars[i] != "\"" {
+                            // `\"` and `\\` are a quote and a backslash; any other backslash is itself.
+                            if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == "\"" || chars[i + 1] == "\\" { i += 1 }
+                            value.append(chars[i])
+                            i += 1
+                        }
                         guard i < chars.count else { throw fail("unterminated quoted value") }
                         i += 1
                     } else {
@@ -89,21 +108,21 @@ public struct StrategySpec: Sendable, Equatable, CustomStringConvertible {
                             i += 1
                         }
                         value = value.trimmingSpaces
-                        guard depth == 0 else { throw fail("unbalanced parentheses in the value of '\(key)'") }
+                        guard depth == 0 else { throw fail("unbalanced parentheses in the value of '\(key.excerpt())'") }
                     }
-                    guard !value.isEmpty else { throw fail("empty value for '\(key)'") }
-                    if parameters.contains(where: { $0.key == key }) { throw fail("parameter '\(key)' given twice") }
+                    guard !value.isEmpty else { throw fail("empty value for '\(key.excerpt())'") }
+                    if parameters.contains(where: { $0.key == key }) { throw fail("parameter '\(key.excerpt())' given twice") }
                     parameters.append((key, value))
                     skipSpaces()
                     guard i < chars.count else { throw fail("missing ')'") }
                     if chars[i] == "," { i += 1; continue }
                     if chars[i] == ")" { i += 1; break }
-                    throw fail("unexpected '\(chars[i])'")
+                    throw fail("unexpected '\(String(chars[i]).excerpt(limit: 1))'")
                 }
             }
             skipSpaces()
         }
-        guard i == chars.count else { throw fail("unexpected '\(chars[i])'") }
+        guard i == chars.count else { throw fail("unexpected '\(String(chars[i]).excerpt(limit: 1))'") }
         return StrategySpec(name: name, parameters: parameters)
     }
 }

@@ -52,14 +52,14 @@ public enum KnobParsing {
     public static func knob(_ key: String, in knobs: [RuleKnob], game: String) throws(InputError) -> RuleKnob {
         guard let knob = knobs.first(where: { $0.name == key }) else {
             let names = knobs.map(\.name)
-            throw InputError("unknown rule knob '\(key)' for \(game)\(Suggestion.didYouMean(key, among: names)); accepted: \(names.joined(separator: ", "))")
+            throw InputError("unknown rule knob '\(key.excerpt())' for \(game)\(Suggestion.didYouMean(key, among: names)); accepted: \(names.joined(separator: ", "))")
         }
         return knob
     }
 
     public static func int(_ value: String, _ knob: RuleKnob, range: ClosedRange<Int>) throws(InputError) -> Int {
         guard let v = Int(value.trimmingSpaces), range.contains(v) else {
-            throw InputError("rule \(knob.name)=\(value): expected an integer in \(range.lowerBound)...\(range.upperBound)")
+            throw InputError("rule \(knob.name)=\(value.excerpt()): expected an integer in \(range.lowerBound)...\(range.upperBound)")
         }
         return v
     }
@@ -68,14 +68,14 @@ public enum KnobParsing {
         switch value.trimmingSpaces.lowercased() {
         case "true", "yes", "1", "on": return true
         case "false", "no", "0", "off": return false
-        default: throw InputError("rule \(knob.name)=\(value): expected true or false")
+        default: throw InputError("rule \(knob.name)=\(value.excerpt()): expected true or false")
         }
     }
 
     public static func choice<E: RawRepresentable & CaseIterable>(_ value: String, _ knob: RuleKnob, as type: E.Type) throws(InputError) -> E where E.RawValue == String {
         guard let v = E(rawValue: value.trimmingSpaces) else {
             let accepted = E.allCases.map(\.rawValue).joined(separator: " | ")
-            throw InputError("rule \(knob.name)=\(value): expected one of \(accepted)")
+            throw InputError("rule \(knob.name)=\(value.excerpt()): expected one of \(accepted)")
         }
         return v
     }
@@ -83,7 +83,7 @@ public enum KnobParsing {
     /// Splits `KEY=VALUE` into its halves.
     public static func split(_ setting: String) throws(InputError) -> (key: String, value: String) {
         guard let eq = setting.firstIndex(of: "=") else {
-            throw InputError("rule '\(setting)': expected KEY=VALUE")
+            throw InputError("rule '\(setting.excerpt())': expected KEY=VALUE")
         }
         return (String(setting[..<eq]).trimmingSpaces, String(setting[setting.index(after: eq)...]).trimmingSpaces)
     }

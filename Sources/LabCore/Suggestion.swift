@@ -13,14 +13,19 @@ public enum Suggestion {
         if let same = candidates.first(where: { $0.lowercased() == lowered }) { return same }
         let extending = candidates.filter { $0.lowercased().hasPrefix(lowered) }
         var best: (name: String, distance: Int)?
+        let length = word.count, loweredLength = lowered.count
         for candidate in candidates {
-            let d = distance(lowered, candidate.lowercased())
-            let limit = min(3, max(1, max(word.count, candidate.count) / 3))
+            let limit = min(3, max(1, max(length, candidate.count) / 3))
+            // Lengths further apart than the limit are further apart in distance too
+            // (and a megabyte of input is not compared letter by letter).
+            let other = candidate.lowercased()
+            guard abs(loweredLength - other.count) <= limit else { continue }
+            let d = distance(lowered, other)
             guard d <= limit else { continue }
             if best == nil || d < best!.distance { best = (candidate, d) }
         }
         if let best { return best.name }
-        return word.count >= 3 && extending.count == 1 ? extending[0] : nil
+        return length >= 3 && extending.count == 1 ? extending[0] : nil
     }
 
     /// ` (did you mean 'NAME'?)` for ``nearest(to:among:)``, or nothing.

@@ -196,12 +196,20 @@ final class BotProcess {
         }
     }
 
-    /// Moves what the bot wrote to its standard error into the log, whole lines at a time.
-    func drainErrors() {
-        guard errors >= 0 else { return }
-        while true {
+    /// Bytes of standard error one ``drainErrors()`` reads at most: a bot that writes
+    /// without end is read in turns with its deadline, not until it stops.
+    static let drainBudget = 1 << 20
+
+    /// Moves what the bot wrote to its standard error into the log, whole lines at a
+    /// time: what the pipe holds, up to ``drainBudget`` bytes. Returns the bytes read.
+    @discardableResult
+    func drainErrors() -> Int {
+        guard errors >= 0 else { return 0 }
+        var total = 0
+        while total < Self.drainBudget {
             let n = readChunk.withUnsafeMutableBytes { read(errors, $0.baseAddress!, $0.count) }
             if n > 0 {
+                total += n
                 errorLine.append(contentsOf: readChunk[0..<n])
                 if let last = errorLine.lastIndex(of: UInt8(ascii: "\n")) {
                     log.write(lines: errorLine[...last], process: number)
@@ -214,8 +222,9 @@ final class BotProcess {
                 continue
             }
             if n < 0 && errno == EINTR { continue }
-            return
+            return total
         }
+        return total
     }
 
     /// How the process ended, if it has (reaping it), for a crash's detail.

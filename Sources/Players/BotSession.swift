@@ -1,3 +1,4 @@
+import Foundation
 import LabCore
 import Synchronization
 
@@ -29,6 +30,8 @@ public final class BotSession: Sendable {
         var failures: [String: InputError] = [:]
         var slots: [BotSlot] = []
         var processes = 0
+        /// The log failures already warned of.
+        var warned: Set<String> = []
     }
     private let state = Mutex(State())
 
@@ -69,8 +72,28 @@ public final class BotSession: Sendable {
     }
 
     /// Quits every bot process of the session (they exit within the grace period, or
-    /// their groups are killed). The slots stay usable: a later match starts a new process.
-    public func close() { _ = quitAll() }
+    /// their groups are killed), then warns on standard error of each log that could not
+    /// be written (``logWarnings``), once. The slots stay usable: a later match starts a
+    /// new process.
+    public func close() {
+        _ = quitAll()
+        let warnings = state.withLock { s in
+            let new = Self.warnings(s.logs).filter { !s.warned.contains($0) }
+            s.warned.formUnion(new)
+            return new
+        }
+        for warning in warnings { FileHandle.standardError.write(Data(("warning: " + warning + "\n").utf8)) }
+    }
+
+    /// One line per entrant whose log file could not be opened or written: which, why,
+    /// and that its standard error is lost from then on (its matches count as played).
+    public var logWarnings: [String] { state.withLock { Self.warnings($0.logs) } }
+
+    private static func warnings(_ logs: [String: BotLog]) -> [String] {
+        logs.sorted { $0.key < $1.key }.compactMap { entrant, log in
+            log.failure.map { "the log of \(entrant.excerpt()) was not kept: \($0); what the bot wrote on its standard error from then on is lost (its matches count as played)" }
+        }
+    }
 
     /// ``close()``, returning how many processes did not exit within the grace period
     /// after `quit` (and were killed).

@@ -12,7 +12,7 @@ public enum CommandWords {
         var inWord = false
         var chars = Array(line)[...]
         func fail(_ what: String) -> InputError {
-            InputError("command '\(line)': \(what); quote words as a POSIX shell would (\"...\", '...', \\)")
+            InputError("command '\(line.excerpt(limit: 120))': \(what); quote words as a POSIX shell would (\"...\", '...', \\)")
         }
         while let c = chars.popFirst() {
             switch c {

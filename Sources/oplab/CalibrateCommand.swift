@@ -87,22 +87,7 @@ struct CalibrateCommand: ParsableCommand {
               knob.allowed.contains(lo), knob.allowed.contains(hi) else {
             throw InputError("--range \(range): expected LO..HI with LO < HI inside \(self.knob)'s \(knob.accepted)")
         }
-        var targetList: [Double] = []
-        for part in targets.split(separator: ",") {
-            guard let t = Double(String(part).trimmingSpaces), t > 0, t < 1 else {
-                throw InputError("--targets \(targets): expected win rates in (0, 1) separated by commas")
-            }
-            targetList.append(t)
-        }
-        if targetList.isEmpty { throw InputError("--targets \(targets): expected win rates in (0, 1) separated by commas") }
-        targetList.sort()
-        let levelNames = try names.map { text throws(InputError) -> [String] in
-            let list = text.split(separator: ",").map { String($0).trimmingSpaces }
-            guard list.count == targetList.count, list.allSatisfy({ !$0.isEmpty }) else {
-                throw InputError("--names \(text): expected \(targetList.count) names, one per target")
-            }
-            return list
-        } ?? CalibrationRequest.defaultNames(count: targetList.count)
+        let (targetList, levelNames) = try CalibrationRequest.levels(targets: targets, names: names)
         guard matches >= 2 else { throw InputError("--matches \(matches): expected at least 2") }
         guard (1...30).contains(probes) else { throw InputError("--probes \(probes): expected 1...30") }
         try workers.check()

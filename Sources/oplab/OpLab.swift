@@ -17,7 +17,9 @@ struct OpLab: ParsableCommand {
     static let version = OpponentLabVersion.string
 
     /// As ArgumentParser's, but a usage error (unknown flag, missing argument, a value of
-    /// the wrong type) exits with status 2, like every other bad input.
+    /// the wrong type) exits with status 2, like every other bad input; a value an option
+    /// cannot read is one line, `error: --threads abc: expected a whole number`, as every
+    /// other bad value is (the rest keep ArgumentParser's usage lines).
     static func main() {
         refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
         do {
@@ -26,7 +28,11 @@ struct OpLab: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                printError(fullMessage(for: error))
+                if let line = CommandLineNumbers.valueError(message(for: error)) {
+                    printError("error: \(line)")
+                } else {
+                    printError(fullMessage(for: error))
+                }
                 Foundation.exit(2)
             }
             exit(withError: error)

@@ -70,8 +70,9 @@ struct SPRTCommand: ParsableCommand {
                             + "H0 \(bound(settings.elo0)), H1 \(bound(settings.elo1)), alpha \(settings.alpha), beta \(settings.beta); "
                             + "bounds \(f(settings.lowerBound, 3)) .. \(f(settings.upperBound, 3)); at most \(plan.config.blocks * 2) matches")
             var lastPrint = Date()
-            let test = try TournamentRunner.runSPRT(plan, settings: settings,
-                                                    options: RunOptions(directory: out, threads: workers.threads, force: output.force, quiet: true)) {
+            var options = RunOptions(directory: out, threads: workers.threads, force: output.force, quiet: true)
+            options.folderFlags = .force  // a test is not resumed: it starts over
+            let test = try TournamentRunner.runSPRT(plan, settings: settings, options: options) {
                 [output] counts, verdict in
                 if verdict != .undecided || Date().timeIntervalSince(lastPrint) >= 2 {
                     lastPrint = Date()
@@ -97,6 +98,9 @@ struct SPRTCommand: ParsableCommand {
     func parse() throws(InputError) -> (SPRTSettings, TournamentPlan) {
         guard let model = SPRTModel(rawValue: model) else {
             throw InputError("--model \(self.model): expected one of \(SPRTModel.names)")
+        }
+        for (flag, elo) in [("--elo0", elo0), ("--elo1", elo1)] where !elo.isFinite {
+            throw InputError("\(flag) \(elo): expected a finite Elo difference")
         }
         guard elo1 > elo0 else { throw InputError("--elo1 \(elo1) must be above --elo0 \(elo0)") }
         guard alpha > 0 && alpha < 0.5 else { throw InputError("--alpha \(alpha): expected a number in (0, 0.5)") }

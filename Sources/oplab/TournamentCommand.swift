@@ -51,8 +51,6 @@ struct TournamentCommand: ParsableCommand {
     var noReport = false
 
     func validate() throws {
-        try CommandLineNumbers.checkThreads(threads)
-        if let blocks, blocks < 1 { throw ValidationError("--blocks \(blocks): expected 1 or more") }
         if resume && output.force { throw ValidationError("--resume and --force exclude each other") }
     }
 
@@ -74,6 +72,8 @@ struct TournamentCommand: ParsableCommand {
 
     /// The config with the flags' overrides, planned, and how to run it.
     func parse() throws(InputError) -> (TournamentPlan, RunOptions) {
+        try CommandLineNumbers.checkThreads(threads)
+        if let blocks, blocks < 1 { throw InputError("--blocks \(blocks): expected 1 or more") }
         var document = try ConfigLoader.load(path: config)
         if let blocks { document = document.overriding(blocks: blocks) }
         if let seed { document = document.overriding(seed: seed) }

@@ -26,6 +26,44 @@ struct StrategySpecTests {
         #expect(spec.parameters[1].value == "a,b(c).model")
     }
 
+    @Test("A quoted value holds a quote as \\\" and a backslash as \\\\; any other backslash is itself")
+    func escapesInQuotes() throws {
+        let spec = try StrategySpec.parse(#"external(command="python3 \"my bot.py\" --dir C:\\bots\\", timeout=500)"#)
+        #expect(spec.parameters[0].value == #"python3 "my bot.py" --dir C:\bots\"#)
+        #expect(spec.parameters[1].value == "500")
+        #expect(try StrategySpec.parse(#"external(command="a\b\$c")"#).parameters[0].value == #"a\b\$c"#)
+        // Written back, every value reads back the same.
+        for value in [#"python3 "my bot.py", x"#, #"ends with \"#, #"a\"b"#, #"(("#, #"plain"q"#, "a,b", #"\\"#, #"a,\"#, #"a,\\b"#, #"x,a\"b"#] {
+            let written = StrategySpec(name: "external", parameters: [("command", value), ("timeout", "9")])
+            #expect(try StrategySpec.parse(written.description) == written, "\(written.description)")
+        }
+        // A value that needs no quotes is written as before.
+        #expect(StrategySpec(name: "external", parameters: [("command", #"python3 "x.py""#)]).description == #"external(command=python3 "x.py")"#)
+        #expect(StrategySpec(name: "m", parameters: [("model", #"C:\m,1"#)]).description == #"m(model="C:\m,1")"#)
+    }
+
+    @Test("A spec of a megabyte is refused at once in a short line quoting its start and its length")
+    func hugeSpec() throws {
+        let huge = String(repeating: "9", count: 1_000_000)
+        let rail = try Catalog.game(named: "rail")
+        let cases: [(String, String)] = [
+            ("heuristic(missionProbability=\(huge))",
+             "strategy heuristic: missionProbability=\(huge.prefix(40))… (1000000 characters) is not accepted; missionProbability takes a number in 0...1"),
+            ("heuristic(missionProbability=\(huge)", "… (1000029 characters)': missing ')' at character 1000030"),
+            ("heuristic(x\(huge))", "missing '=' after 'x\(huge.prefix(39))… (1000001 characters)'"),
+            ("heur\(huge)", "unknown strategy 'heur\(huge.prefix(36))… (1000004 characters)' for rail"),
+        ]
+        for (text, expected) in cases {
+            do {
+                _ = try Catalog.validate(text, for: rail)
+                Issue.record("accepted")
+            } catch {
+                #expect(error.message.contains(expected), "\(error.message.prefix(300))")
+                #expect(error.message.count <= 500, "\(error.message.count) characters")
+            }
+        }
+    }
+
     @Test("Malformed specs are refused with the position and the accepted form",
           arguments: ["", "(x=1)", "mcts(", "mcts(iterations)", "mcts(iterations=)", "mcts(a=1,a=2)",
                       "mcts(a=(1)", "mcts(a=1) extra", "mcts(a=\"1)"])

@@ -86,6 +86,8 @@ struct BotCheckCLITests {
         ["bot", "check", "rail", "python3 examples/bots/random_bot.py", "--matches", "0"],
         ["bot", "check", "rail", "python3 examples/bots/random_bot.py", "--seats", "9"],
         ["bot", "check", "rail", "python3 examples/bots/random_bot.py", "--rule", "turnCap=0"],
+        ["bot", "check", "quortex", ""],
+        ["bot", "check", "quortex", "python3 \"x.py"],
     ])
     func badInput(arguments: [String]) throws {
         let run = try runArray(arguments)

@@ -67,6 +67,8 @@ struct CalibrateCLITests {
             (["--knob", "epsilon", "--range", "0..1", "--names", "a,b"], "--names a,b: expected 5 names"),
             (["--knob", "epsilon", "--range", "0..1", "--targets", ""], "--targets : expected win rates in (0, 1)"),
             (["--knob", "epsilon", "--range", "0..1", "--threads", "-1"], "--threads -1: expected 0 (every core) to 1024"),
+            (["--knob", "epsilon", "--range", "0..1", "--targets", "0.2,0.5", "--names", "a,a"], "--names a,a: 'a' is given twice"),
+            (["--knob", "epsilon", "--range", "0..1", "--targets", "0.5,0.5"], "--targets 0.5,0.5: 0.5 is given twice"),
           ])
     func badInput(arguments: [String], message: String) throws {
         let scratch = try Scratch("calibrate")

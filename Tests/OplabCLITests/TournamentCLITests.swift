@@ -207,7 +207,12 @@ private let refusedRuns: [RefusedRun] = [
     RefusedRun(label: "unknown rule knob", yaml: base(append: ["rules: {speed: 9}"]),
                expected: ["config.yaml:10:", "rules.speed", "'speed'", "accepted:", "initialHand", "spentCards"]),
     RefusedRun(label: "seats 7 for rail", yaml: base(replacing: 3, with: "seats: 7"),
-               expected: ["config.yaml:3:", "seats", "1-4", "7"]),
+               expected: ["config.yaml:3:", "seats", "2-4", "7"]),
+    RefusedRun(label: "seats 1 for rail (solitaire: every match a win)", yaml: base(replacing: 3, with: "seats: 1"),
+               expected: ["config.yaml:3:8: seats: rail seats 2-4 players in a tournament, not 1"]),
+    RefusedRun(label: "an entrant name of 5,000 characters",
+               yaml: base(replacing: 7, with: "  - {name: \(String(repeating: "r", count: 5000)), strategy: random}"),
+               expected: ["config.yaml:7:12: entrants[2].name: expected an entrant name of 1 to 64 characters", "… (5000 characters)'"]),
     RefusedRun(label: "gauntlet without candidate", yaml: base(append: ["format: gauntlet"]),
                expected: ["config.yaml:10:", "format", "candidate"]),
     RefusedRun(label: "duplicate entrant names", yaml: base(replacing: 7, with: "  - {name: cpu, strategy: random}"),
@@ -373,6 +378,27 @@ struct TournamentCLITests {
         #expect(resumed.stderr.contains("error:"), "stderr was: \(resumed.stderr)")
         #expect(resumed.stderr.contains("seed"), "stderr was: \(resumed.stderr)")
         #expect(try snapshot(out) == before)
+    }
+
+    @Test("a number flag that does not read, or that the run cannot take, is one error line naming the flag",
+          arguments: [
+            (["--threads", "abc"], "error: --threads abc: expected a whole number\n"),
+            (["--blocks", "x"], "error: --blocks x: expected a whole number\n"),
+            (["--seed", "-1"], "error: --seed -1: expected a whole number in 0...18446744073709551615\n"),
+            (["--blocks", "0"], "error: --blocks 0: expected 1 or more\n"),
+            (["--threads", "5000"], "error: --threads 5000: expected 0 (every core) to 1024\n"),
+            (["--blocks", "99999999999999999"],
+             "error: --blocks 99999999999999999: 3 tables x 99999999999999999 blocks x 2 matches is more than the 4503599627370496 "
+             + "matches (2^52) a run can number; expected blocks in 1...750599937895082\n"),
+          ])
+    func numberFlags(_ arguments: [String], _ expected: String) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let config = try scratch.config(railConfig(blocks: 2))
+        let run = try runArray(["tournament", config, "--out", scratch("out"), "--quiet"] + arguments)
+        #expect(run.status == 2)
+        #expect(run.stderr == expected)
+        #expect(!exists(scratch("out")))
     }
 
     @Test("bad input exits 2, names the file and line or field, and writes nothing", arguments: refusedRuns)

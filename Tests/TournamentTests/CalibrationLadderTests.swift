@@ -127,6 +127,22 @@ struct CalibrationLadderTests {
         #expect(CalibrationRequest.defaultNames(count: 2) == ["level-1", "level-2"])
         #expect(CalibrationRequest.defaultNames(count: 0) == [])
     }
+
+    @Test("--targets and --names: a target or a name given twice is refused (two levels would be one)")
+    func duplicateLevels() throws {
+        let levels = try CalibrationRequest.levels(targets: "0.5, 0.2", names: "easy,hard")
+        #expect(levels.targets == [0.2, 0.5] && levels.names == ["easy", "hard"])
+        #expect(try CalibrationRequest.levels(targets: "0.3", names: nil).names == ["level-1"])
+        #expect(throws: InputError("--targets 0.5,0.5: 0.5 is given twice; expected win rates in (0, 1) separated by commas, each once")) {
+            try CalibrationRequest.levels(targets: "0.5,0.5", names: nil)
+        }
+        #expect(throws: InputError("--targets 0.5,0.50: 0.50 is given twice; expected win rates in (0, 1) separated by commas, each once")) {
+            try CalibrationRequest.levels(targets: "0.5,0.50", names: nil)
+        }
+        #expect(throws: InputError("--names a, a: 'a' is given twice; each level needs its own name")) {
+            try CalibrationRequest.levels(targets: "0.2,0.5", names: "a, a")
+        }
+    }
 }
 
 @Suite("The ladder file")

@@ -347,11 +347,11 @@ struct ConfigErrorTests {
               RefusedConfig(minimal.replacingOccurrences(of: "name: t\n", with: "name: ../up\n"),
                             "config.yaml:1:7: name: expected 1 to 64 characters from A-Z a-z 0-9 . _ - not starting with '.', found '../up'"),
               RefusedConfig(minimal.replacingOccurrences(of: "name: t\n", with: "name: \(String(repeating: "x", count: 65))\n"),
-                            "config.yaml:1:7: name: expected 1 to 64 characters from A-Z a-z 0-9 . _ - not starting with '.', found '\(String(repeating: "x", count: 65))'"),
+                            "config.yaml:1:7: name: expected 1 to 64 characters from A-Z a-z 0-9 . _ - not starting with '.', found '\(String(repeating: "x", count: 40))… (65 characters)'"),
               RefusedConfig(minimal + "  - {name: c, strategy: \"\"}\n",
                             "config.yaml:6:25: entrants[2].strategy: expected a strategy spec such as name or name(key=value, ...), on one line, found ''"),
               RefusedConfig(minimal + "  - {name: '', strategy: random}\n",
-                            "config.yaml:6:12: entrants[2].name: expected a non-empty entrant name on one line (no control characters), found ''"),
+                            "config.yaml:6:12: entrants[2].name: expected an entrant name of 1 to 64 characters (64 bytes in UTF-8) on one line (no control characters), found ''"),
               RefusedConfig(minimal.replacingOccurrences(of: "game: rail", with: "game: ''"),
                             "config.yaml:2:7: game: expected a game name, found ''"),
               RefusedConfig(minimal + "map: ''\n", "config.yaml:6:6: map: expected a map file path, found ''"),
@@ -364,9 +364,34 @@ struct ConfigErrorTests {
     @Test("An entrant name or strategy with a line break is refused: matches.csv keeps one row per line")
     func lineBreaksRefused() throws {
         let name = try failure(minimal + "  - {name: \"c\\npu\", strategy: random}\n")
-        #expect(name.hasPrefix("config.yaml:6:12: entrants[2].name: expected a non-empty entrant name on one line"))
+        #expect(name.hasPrefix("config.yaml:6:12: entrants[2].name: expected an entrant name of 1 to 64 characters (64 bytes in UTF-8) on one line"))
         let strategy = try failure(minimal + "  - {name: c, strategy: \"random\\r\\n\"}\n")
         #expect(strategy.hasPrefix("config.yaml:6:25: entrants[2].strategy: expected a strategy spec"))
+    }
+
+    @Test("An entrant name is 1 to 64 bytes, as the run's name is: a longer one could not name its bot's log file")
+    func entrantNameLength() throws {
+        let rule = "expected an entrant name of 1 to 64 characters (64 bytes in UTF-8) on one line (no control characters)"
+        let long = String(repeating: "a", count: 5000)
+        #expect(try failure(minimal + "  - {name: \(long), strategy: random}\n")
+            == "config.yaml:6:12: entrants[2].name: \(rule), found '\(String(repeating: "a", count: 40))… (5000 characters)'")
+        // 22 characters of 3 bytes each are 66 bytes: too long for the limit in bytes.
+        #expect(try failure(minimal + "  - {name: \(String(repeating: "€", count: 22)), strategy: random}\n").contains(rule))
+        let document = try load(minimal + "  - {name: \(String(repeating: "b", count: 64)), strategy: random}\n")
+        #expect(document.config.entrants[2].name.count == 64)
+    }
+
+    @Test("A megabyte in a field gives a short error that quotes the value's start and its length")
+    func hugeValuesQuotedShort() throws {
+        let huge = String(repeating: "9", count: 1_000_000)
+        let seats = try failure(minimal + "seats: \"\(huge)\"\n")
+        #expect(seats == "config.yaml:6:8: seats: expected an integer >= 1, found '\(huge.prefix(40))… (1000000 characters)' (quoted, so text)")
+        let candidate = try failure(minimal + "format: gauntlet\ncandidate: \(huge)\n")
+        #expect(candidate == "config.yaml:7:12: candidate: '\(huge.prefix(40))… (1000000 characters)' is not an entrant; accepted: a, b")
+        // (YAML takes keys of at most 1,024 characters.)
+        let field = try failure(minimal + "x\(huge.prefix(1000)): 1\n")
+        #expect(field.hasPrefix("config.yaml:6:1: unknown field 'x\(huge.prefix(39))… (1001 characters)'; accepted: name, game"))
+        for message in [seats, candidate, field] { #expect(message.count <= 500, "\(message.count) characters") }
     }
 
     @Test("An unknown format lists the accepted ones")

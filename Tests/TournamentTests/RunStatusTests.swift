@@ -83,3 +83,24 @@ struct RunStatusTests {
             == "all 2 folders: 4/8 blocks (50.0%), 0 complete, 1 running at \(NumberText.grouped(Int(fresh.record.matchesPerSecond.rounded()))) matches/s, ETA 0:00:30, 1 stalled")
     }
 }
+
+@Suite("Status of a tuning's folder")
+struct TuningStatusTests {
+    @Test("a tune.json that does not read is named, without advice status cannot follow (it has no --force)")
+    func unreadableTuning() throws {
+        let folder = ScriptedPlans.temporaryPath("status-tune")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("{bad".utf8).write(to: URL(fileURLWithPath: folder + "/" + TuningState.fileName))
+        do {
+            _ = try TuningState.statusLine(folder, stalledAfter: 60)
+            Issue.record("a broken tune.json was read")
+        } catch {
+            #expect(error.message.hasPrefix("\(folder)/tune.json: not a tuning's record ("), "\(error.message)")
+            #expect(!error.message.contains("--force"), "\(error.message)")
+        }
+        // Where tune --resume reads it, --force is the way out.
+        #expect(throws: InputError.self) { try TuningState.read(from: folder) }
+        do { _ = try TuningState.read(from: folder) } catch { #expect(error.message.hasSuffix("; pass --force to start over")) }
+    }
+}

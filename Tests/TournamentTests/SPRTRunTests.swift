@@ -69,6 +69,23 @@ struct SPRTRunTests {
         }
     }
 
+    @Test("A folder that holds results is refused with the advice the caller offers: sprt takes --force, not --resume")
+    func existingFolderAdvice() throws {
+        let folder = ScriptedPlans.temporaryPath("sprt")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let plan = try Self.plan(maxMatches: 4) { _ in true }
+        _ = try Self.run(plan, in: folder)
+        var options = RunOptions(directory: folder, threads: 1, quiet: true)
+        options.folderFlags = .force
+        #expect(throws: InputError("\(folder) already holds results; pass --force to replace it, or choose another folder")) {
+            try TournamentRunner.runSPRT(plan, settings: SPRTSettings(), options: options)
+        }
+        // A tournament offers both.
+        #expect(throws: InputError("\(folder) already holds results; pass --resume to finish that run or --force to replace it")) {
+            try TournamentRunner.run(plan, options: RunOptions(directory: folder, threads: 1, quiet: true))
+        }
+    }
+
     @Test("headToHead: 2 seats, seat-rotated, the matches rounded up to blocks of 2")
     func headToHeadConfig() {
         let a = Entrant(name: "a", strategy: "x"), b = Entrant(name: "b", strategy: "y")

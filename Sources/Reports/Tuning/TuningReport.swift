@@ -23,7 +23,7 @@ public enum TuningReport {
 
     /// The page.
     public static func html(folder: String) throws(InputError) -> String {
-        let state = try TuningState.read(from: folder)
+        let state = try TuningState.read(from: folder, advice: nil)
         let measurements = try CSVTable.read(folder + "/" + TuningJournal.fileName, expected: [])
         // A search still running (or killed) has no tuning.csv yet: its trajectory is the
         // points measured so far, each measurement an iteration of its own.

@@ -57,6 +57,35 @@ public struct CalibrationRequest: Sendable, Equatable {
     public static func defaultNames(count: Int) -> [String] {
         count == 5 ? ["beginner", "easy", "medium", "hard", "expert"] : (0..<count).map { "level-\($0 + 1)" }
     }
+
+    /// The levels `--targets` and `--names` ask for: the targets in ascending order (each
+    /// in (0, 1), none twice) and one name per target in the order given (none twice;
+    /// ``defaultNames(count:)`` without `names`).
+    /// - Throws: ``InputError`` naming the flag, what it holds and what is accepted.
+    public static func levels(targets: String, names: String?) throws(InputError) -> (targets: [Double], names: [String]) {
+        let accepted = "expected win rates in (0, 1) separated by commas, each once"
+        var list: [Double] = []
+        for part in targets.split(separator: ",") {
+            guard let t = Double(String(part).trimmingSpaces), t > 0, t < 1 else {
+                throw InputError("--targets \(targets.excerpt()): \(accepted)")
+            }
+            if list.contains(t) {
+                throw InputError("--targets \(targets.excerpt()): \(String(part).trimmingSpaces.excerpt()) is given twice; \(accepted)")
+            }
+            list.append(t)
+        }
+        guard !list.isEmpty else { throw InputError("--targets \(targets.excerpt()): \(accepted)") }
+        list.sort()
+        guard let names else { return (list, defaultNames(count: list.count)) }
+        let given = names.split(separator: ",").map { String($0).trimmingSpaces }
+        guard given.count == list.count, given.allSatisfy({ !$0.isEmpty }) else {
+            throw InputError("--names \(names.excerpt()): expected \(list.count) names, one per target")
+        }
+        for (i, name) in given.enumerated() where given[..<i].contains(name) {
+            throw InputError("--names \(names.excerpt()): '\(name.excerpt())' is given twice; each level needs its own name")
+        }
+        return (list, given)
+    }
 }
 
 /// A difficulty ladder: one level per target, each with its strategy and its final

@@ -57,7 +57,7 @@ struct FieldPath: Hashable, Sendable, CustomStringConvertible {
         var text = ""
         for component in components {
             switch component {
-            case .key(let key): text += text.isEmpty ? key : "." + key
+            case .key(let key): text += (text.isEmpty ? "" : ".") + key.excerpt()
             case .index(let i): text += "[\(i)]"
             }
         }

@@ -8,6 +8,8 @@ public struct ConfigDocument: Sendable {
     /// The checked config, its paths as written.
     public let config: TournamentConfig
     let locations: NodeLocations
+    /// The fields the command line set (``overriding(blocks:seed:)``), with the value given.
+    var overrides: [String: String] = [:]
 
     /// The folder the config file is in, as an absolute path.
     public var folder: String {
@@ -31,12 +33,14 @@ public struct ConfigDocument: Sendable {
         locations.location(of: FieldPath(parsing: fieldPath), file: path)
     }
 
-    /// An error "<location>: <fieldPath>: <message>" for a check made after loading.
+    /// An error "<location>: <fieldPath>: <message>" for a check made after loading, or
+    /// "--FLAG VALUE: <message>" for a field the command line overrode.
     ///
     /// The catalog uses this for what only it can check: unknown games, strategies and rule
-    /// knobs, seat counts the game does not allow.
+    /// knobs, seat counts the game does not allow, a run too long to number.
     public func error(at fieldPath: String, _ message: String) -> InputError {
         let field = FieldPath(parsing: fieldPath)
+        if let flagged = overrideError(at: field, message) { return flagged }
         return locations.error(ConfigFieldError(field, .invalid(message)), file: path)
     }
 }

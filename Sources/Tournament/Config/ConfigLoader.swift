@@ -82,8 +82,8 @@ public enum ConfigLoader {
             return located(offset.map { position(atCharacterOffset: $0, in: yaml) }, "YAML syntax error: \(problem)")
         case let .duplicatedKeysInMapping(duplicates, context):
             // Yams points at the first occurrence of the first duplicated key (the keys come sorted).
-            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
-            let here = duplicates.count == 1 ? "first given here" : "the first '\(duplicates[0])' is here"
+            let keys = duplicates.map { "'\($0.excerpt())'" }.joined(separator: ", ")
+            let here = duplicates.count == 1 ? "first given here" : "the first '\(duplicates[0].excerpt())' is here"
             return located(SourcePosition(context.mark),
                            "duplicate \(duplicates.count == 1 ? "key" : "keys") \(keys) in one mapping (\(here)); "
                            + "each field may be given only once")

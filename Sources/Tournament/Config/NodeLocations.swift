@@ -58,9 +58,9 @@ struct NodeLocations: Sendable {
             if node.null != nil {
                 "an empty value"
             } else if scalar.style != .plain, !scalar.string.isEmpty, Resolver.default.resolveTag(of: Node(scalar.string)) != .str {
-                "'\(scalar.string)' (quoted, so text)"
+                "'\(scalar.string.excerpt())' (quoted, so text)"
             } else {
-                "'\(scalar.string)'"
+                "'\(scalar.string.excerpt())'"
             }
         case .mapping: "a mapping"
         case .sequence: "a list"
@@ -96,7 +96,7 @@ struct NodeLocations: Sendable {
             return InputError("\(location(of: path, file: file)): \(field)\(message)")
         case .unknownField(let key, let accepted):
             let location = keyLocation(of: path.appending(.key(key)), file: file)
-            return InputError("\(location): \(field)unknown field '\(key)'; accepted: \(accepted.joined(separator: ", "))")
+            return InputError("\(location): \(field)unknown field '\(key.excerpt())'; accepted: \(accepted.joined(separator: ", "))")
         case .missingField(let key, let hint):
             let purpose = hint.map { " (\($0))" } ?? ""
             return InputError("\(location(of: path, file: file)): \(field)missing required field '\(key)'\(purpose)")

@@ -94,6 +94,10 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
 
     static let nameRule = "1 to 64 characters from A-Z a-z 0-9 . _ - not starting with '.'"
 
+    /// The length of a name, in bytes of UTF-8, the run's and every entrant's: a name
+    /// becomes a file's name (the run's folder, a bot's log), which the system limits.
+    static let nameLength = 1...64
+
     /// Decodes and checks a config; a missing optional field, or one left empty, takes its default.
     public init(from decoder: any Decoder) throws {
         let d = Self.defaults
@@ -177,7 +181,7 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
             let index = entrants.count
             if let first = firstIndex[entrant.name] {
                 throw ConfigFieldError(listPath.appending(.index(index)).appending(.key("name")),
-                                       .invalid("duplicate entrant name '\(entrant.name)' (also entrants[\(first)].name); "
+                                       .invalid("duplicate entrant name '\(entrant.name.excerpt())' (also entrants[\(first)].name); "
                                                 + "each entrant needs its own name"))
             }
             firstIndex[entrant.name] = index
@@ -197,7 +201,7 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
             throw c.error(.format, .invalid("gauntlet needs a candidate: add 'candidate: <entrant name>' with one of: \(names)"))
         case (.gauntlet, let candidate?):
             guard entrants.contains(where: { $0.name == candidate }) else {
-                throw c.error(.candidate, .invalid("'\(candidate)' is not an entrant; accepted: \(names)"))
+                throw c.error(.candidate, .invalid("'\(candidate.excerpt())' is not an entrant; accepted: \(names)"))
             }
         case (.roundRobin, nil):
             break
@@ -208,7 +212,7 @@ public struct TournamentConfig: Sendable, Equatable, Decodable {
 
     /// Whether `name` can be a folder name: 1-64 of `[A-Za-z0-9._-]`, not starting with `.`.
     static func isValidName(_ name: String) -> Bool {
-        guard (1...64).contains(name.utf8.count), name.first != "." else { return false }
+        guard nameLength.contains(name.utf8.count), name.first != "." else { return false }
         return name.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -241,10 +245,14 @@ public struct Entrant: Sendable, Equatable, Decodable {
     /// Decodes a `{name, strategy}` mapping; both fields are required and non-empty.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.fields(CodingKeys.self, expected: "a mapping {name, strategy}")
-        let nameRule = "a non-empty entrant name on one line (no control characters)"
+        let length = TournamentConfig.nameLength
+        let nameRule = "an entrant name of \(length.lowerBound) to \(length.upperBound) characters "
+            + "(\(length.upperBound) bytes in UTF-8) on one line (no control characters)"
         let strategyRule = "a strategy spec such as name or name(key=value, ...), on one line"
         name = try c.required(String.self, .name, expected: nameRule, hint: "the entrant's name in results")
-        guard !name.trimmingSpaces.isEmpty, !name.hasControlCharacters else { throw c.error(.name, .expected(nameRule)) }
+        guard !name.trimmingSpaces.isEmpty, length.contains(name.utf8.count), !name.hasControlCharacters else {
+            throw c.error(.name, .expected(nameRule))
+        }
         strategy = try c.required(String.self, .strategy, expected: strategyRule, hint: "the strategy it plays, e.g. heuristic")
         guard !strategy.trimmingSpaces.isEmpty, !strategy.hasControlCharacters else { throw c.error(.strategy, .expected(strategyRule)) }
     }

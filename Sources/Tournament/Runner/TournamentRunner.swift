@@ -28,6 +28,8 @@ public struct RunOptions: Sendable {
     /// Seconds between rewrites of run.json while the run plays (its live state, read by
     /// `oplab status`); checked every 16 blocks.
     public var statusInterval: TimeInterval = 2
+    /// The flags the command offers for an existing folder, which the errors advise.
+    public var folderFlags: FolderFlags = [.resume, .force]
 
     public init(directory: String? = nil, threads: Int? = nil, resume: Bool = false, force: Bool = false,
                 shard: Shard = .whole, quiet: Bool = false, compact: Bool? = nil) {
@@ -161,7 +163,7 @@ public enum TournamentRunner {
             }
             notes.append("resuming \(directory) at block \(done) of \(shardBlocks.count)")
         } else if existing && !options.force {
-            throw InputError("\(directory) already holds results; pass --resume to finish that run or --force to replace it")
+            throw InputError("\(directory) already holds results; \(options.folderFlags.existingRunAdvice)")
         } else {
             if existing {
                 try clear(directory, contents: contents, plan: plan)
@@ -286,7 +288,7 @@ public enum TournamentRunner {
             let name = plan.entrantNames[broken.entrant]
             throw InputError("\(name) forfeited \(forfeitStreakLimit) matches in a row (the last by \(broken.kind.rawValue)); "
                 + "the run stopped after block \(broken.block) with \(tally.blocks) of \(shardBlocks.count) blocks in \(directory) "
-                + "(the bots' logs are in \(directory)/\(botLogs)/). Fix the bot, then run again with --resume to continue")
+                + "(the bots' logs are in \(directory)/\(botLogs)/). Fix the bot, then \(options.folderFlags.continueAdvice)")
         }
         return RunResult(directory: directory, blocksPlayed: playedBlocks, matchesPlayed: matches,
                          matchesPerSecond: record.matchesPerSecond, threads: threads, table: table, notes: notes)

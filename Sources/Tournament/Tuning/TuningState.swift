@@ -120,14 +120,17 @@ public struct TuningState: Codable, Equatable, Sendable {
     }
 
     /// Reads `DIR/tune.json`.
+    /// - Parameter advice: what the error suggests (`tune --resume`: pass --force to
+    ///   start over); nil for a reader that offers nothing (`oplab status`).
     /// - Throws: ``InputError`` naming the file when it is missing or does not read.
-    public static func read(from directory: String) throws(InputError) -> TuningState {
+    public static func read(from directory: String, advice: String? = "pass --force to start over") throws(InputError) -> TuningState {
         let path = directory + "/" + fileName
+        let then = advice.map { "; \($0)" } ?? ""
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("\(path) is missing: \(directory) holds no tuning to resume; pass --force to start over")
+            throw InputError("\(path) is missing: \(directory) holds no tuning\(advice == nil ? "" : " to resume")\(then)")
         }
         do { return try JSONDecoder().decode(TuningState.self, from: data) } catch {
-            throw InputError("\(path): not a tuning's record (\(Files.reason(error))); pass --force to start over")
+            throw InputError("\(path): not a tuning's record (\(Files.reason(error)))\(then)")
         }
     }
 }
@@ -138,7 +141,7 @@ extension TuningState {
     /// (or why it counts as stalled: not updated for `stalledAfter` seconds, or no
     /// process holds the folder).
     public static func statusLine(_ directory: String, stalledAfter: Double, now: Date = Date()) throws(InputError) -> String {
-        let state = try read(from: directory)
+        let state = try read(from: directory, advice: nil)
         let holder = ResultsLock.holder(of: directory)
         let age = state.updated.flatMap { ISO8601DateFormatter().date(from: $0) }.map { max(0, now.timeIntervalSince($0)) }
         var text = "\(directory): tuning \(state.status), iteration \(state.iterationsDone)/\(state.iterations), "
