@@ -79,10 +79,10 @@ struct StrategySpecTests {
 
 @Suite("Catalog")
 struct CatalogTests {
-    @Test("The rail game lists random, heuristic, shipped-cpu and planner, the searches over them, the model's greedy player, then external bots")
+    @Test("The rail game lists random, heuristic, shipped-cpu and planner, the searches over them, the model's greedy player, the learned players, then external bots")
     func railStrategies() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "planner", "mcts", "mcts-perfect", "blas-greedy", "external"])
+        #expect(rail.strategies.map(\.name) == ["random", "heuristic", "shipped-cpu", "planner", "mcts", "mcts-perfect", "blas-greedy", "alphazero", "policy", "external"])
         let external = try #require(rail.strategies.first { $0.name == "external" })
         #expect(external.parameters.map(\.name) == ["command", "timeout", "startup", "epsilon"])
         #expect(external.parameters.map(\.defaultValue) == ["", "2000", "10000", "0"])
@@ -118,8 +118,8 @@ struct CatalogTests {
     @Test("Unknown strategies and parameters, and bad values, name what is accepted")
     func strategyErrors() throws {
         let rail = try Catalog.game(named: "rail")
-        #expect(throws: InputError("unknown strategy 'alphazero' for rail; available: random, heuristic, shipped-cpu, planner, mcts, mcts-perfect, blas-greedy, external")) {
-            try Catalog.validate("alphazero", for: rail)
+        #expect(throws: InputError("unknown strategy 'muzero' for rail; available: random, heuristic, shipped-cpu, planner, mcts, mcts-perfect, blas-greedy, alphazero, policy, external")) {
+            try Catalog.validate("muzero", for: rail)
         }
         #expect(throws: InputError("strategy heuristic: unknown parameter 'depth'; accepted: missionProbability (number in 0...1, default 0.7); epsilon (number in 0...1, default 0)")) {
             try Catalog.validate("heuristic(depth=3)", for: rail)

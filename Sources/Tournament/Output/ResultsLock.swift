@@ -53,7 +53,7 @@ public final class ResultsLock: Sendable {
                 }
                 let who = holder.map { "oplab (pid \($0))" } ?? "another oplab process"
                 return .failure(InputError("\(directory) is in use by \(who): one process at a time writes a results folder; "
-                    + "wait for it to finish, or stop it and pass --resume"))
+                    + "wait for it to finish, or stop it first"))
             }
             let pid = Array("\(getpid())\n".utf8)
             _ = ftruncate(fd, 0)
