@@ -46,10 +46,27 @@ public final class PolicyValueTrainer {
     public let weightDecay: Float
     /// The value loss's weight beside the policy loss.
     public let valueWeight: Float
+    /// Adam's moment estimates and step count: with the weights, all a trainer is, so a
+    /// learning resumes its training exactly (``AdamState``).
     private var m: [Float]
     private var v: [Float]
     private var gradient: [Float]
     private var step = 0
+
+    /// The optimiser's state, to save and restore.
+    public struct AdamState: Sendable, Equatable {
+        public var m: [Float]
+        public var v: [Float]
+        public var step: Int
+
+        public init(m: [Float], v: [Float], step: Int) {
+            self.m = m
+            self.v = v
+            self.step = step
+        }
+    }
+
+    public var adamState: AdamState { AdamState(m: m, v: v, step: step) }
     private let workspace = PolicyValueWorkspace()
     private var logits: [Float] = []
     private var values: [Float] = []
@@ -62,6 +79,16 @@ public final class PolicyValueTrainer {
         m = [Float](repeating: 0, count: network.parameters.count)
         v = m
         gradient = m
+    }
+
+    /// A trainer that goes on from `state` (the moments of the same network's parameters).
+    public convenience init(network: PolicyValueNet, state: AdamState, learningRate: Float = 1e-3, weightDecay: Float = 1e-4,
+                            valueWeight: Float = 1) {
+        precondition(state.m.count == network.parameters.count && state.v.count == network.parameters.count, "Adam state of another network")
+        self.init(network: network, learningRate: learningRate, weightDecay: weightDecay, valueWeight: valueWeight)
+        m = state.m
+        v = state.v
+        step = state.step
     }
 
     /// One Adam step on `batch`; the losses before the step.

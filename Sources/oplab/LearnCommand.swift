@@ -47,7 +47,7 @@ struct LearnCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Generations whose positions the replay buffer keeps.", transform: CommandLineNumbers.integer)
     var window: Int = 4
 
-    @Option(parsing: .unconditional, help: "Minibatches per generation (0: two passes over its new positions).", transform: CommandLineNumbers.integer)
+    @Option(parsing: .unconditional, help: "Minibatches per generation (0: four passes over its new positions, at least 32).", transform: CommandLineNumbers.integer)
     var steps: Int = 0
 
     @Option(parsing: .unconditional, help: "Positions per minibatch.", transform: CommandLineNumbers.integer)

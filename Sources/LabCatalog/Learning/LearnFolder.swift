@@ -100,6 +100,9 @@ struct ByteReader {
 struct LearnState {
     var generation: Int
     var best: PolicyValueNet
+    /// The network in training and its optimiser (nil before the first step).
+    var trainee: PolicyValueNet
+    var adam: PolicyValueTrainer.AdamState?
     var buffer: ReplayBuffer
     var records: [GenerationRecord]
     var lines: [String]
@@ -139,7 +142,7 @@ struct LearnFolder {
     /// resumed learning made with the same request.
     func start(initial: PolicyValueNet) throws(InputError) -> LearnState {
         let contents = ResultsLock.contents(of: directory).filter { !$0.hasSuffix(".partial") }
-        let fresh = LearnState(generation: 0, best: initial, buffer: ReplayBuffer(), records: [], lines: [])
+        let fresh = LearnState(generation: 0, best: initial, trainee: initial, adam: nil, buffer: ReplayBuffer(), records: [], lines: [])
         if contents.isEmpty {
             try checkpoint(fresh)
             return fresh
@@ -176,7 +179,11 @@ struct LearnFolder {
         var bytes = Array("oplab-learn-checkpoint 1\n".utf8)
         Self.put(Int32(state.generation), &bytes)
         Self.put(Int32(state.best.parameters.count), &bytes)
-        for w in state.best.parameters { Self.put(w.bitPattern, &bytes) }
+        let adam = state.adam ?? PolicyValueTrainer.AdamState(m: state.trainee.parameters.map { _ in 0 }, v: state.trainee.parameters.map { _ in 0 }, step: 0)
+        for array in [state.best.parameters, state.trainee.parameters, adam.m, adam.v] {
+            for w in array { Self.put(w.bitPattern, &bytes) }
+        }
+        Self.put(Int32(adam.step), &bytes)
         state.buffer.encoded(into: &bytes)
         let lines = state.lines + state.records.map(\.line)
         try Files.writeAtomically(Data(bytes), to: path(Self.checkpointFile))
@@ -195,14 +202,18 @@ struct LearnFolder {
         let count = Int(try reader.int32())
         guard generation >= 0 && generation <= request.generations else { throw reader.damaged("generation \(generation)") }
         guard count == initial.parameters.count else { throw reader.damaged("\(count) weights for a network of \(initial.parameters.count)") }
-        let weights = try (0..<count).map { _ throws(InputError) in Float(bitPattern: try reader.uint32()) }
+        var arrays: [[Float]] = []
+        for _ in 0..<4 { arrays.append(try (0..<count).map { _ throws(InputError) in Float(bitPattern: try reader.uint32()) }) }
+        let step = Int(try reader.int32())
         let shape = initial.shape
         let buffer = try ReplayBuffer.decode(&reader, features: shape.inputs, seats: shape.seats, actions: shape.actions)
         guard reader.at == bytes.count else { throw reader.damaged("bytes after its end") }
         let text = (try? String(contentsOfFile: path(Self.generationsFile), encoding: .utf8)) ?? ""
         let lines = Array(text.split(separator: "\n").dropFirst().prefix(generation).map(String.init))
-        return LearnState(generation: generation, best: PolicyValueNet(shape: shape, parameters: weights), buffer: buffer,
-                          records: [], lines: lines)
+        return LearnState(generation: generation, best: PolicyValueNet(shape: shape, parameters: arrays[0]),
+                          trainee: PolicyValueNet(shape: shape, parameters: arrays[1]),
+                          adam: step == 0 ? nil : PolicyValueTrainer.AdamState(m: arrays[2], v: arrays[3], step: step),
+                          buffer: buffer, records: [], lines: lines)
     }
 
     /// `learn.json`: the request (its identity lines), the status, the generations done.

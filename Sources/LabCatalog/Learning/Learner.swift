@@ -23,7 +23,7 @@ public struct LearnRequest: Sendable, Equatable {
     public var blocks = 2
     /// Generations whose positions the replay buffer keeps.
     public var window = 4
-    /// Minibatches trained per generation (0: two passes over the new positions).
+    /// Minibatches trained per generation (0: four passes over the new positions, at least 32).
     public var steps = 0
     public var batch = 256
     public var learningRate = 1e-3
@@ -127,8 +127,12 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             progress("generation \(generation): \(yield.games) games, \(yield.positions.count) positions, "
                      + "\(yield.evaluations) evaluations in \(yield.batches) batches (mean \(String(format: "%.1f", Double(yield.evaluations) / Double(max(1, yield.batches))))), "
                      + "\(String(format: "%.0f", Double(yield.evaluations) / seconds)) evaluations/s")
-            // 2. A candidate: the best trained on the buffer.
-            let (candidate, loss) = train(state.best, on: state.buffer, request: request, generation: generation, newPositions: yield.positions.count)
+            // 2. A candidate: the trainee (every generation's training, accepted or not, as
+            // AlphaZero's trainer runs on) trained on the buffer.
+            let (candidate, adam, loss) = train(state.trainee, adam: state.adam, on: state.buffer, request: request, generation: generation,
+                                                newPositions: yield.positions.count)
+            state.trainee = candidate
+            state.adam = adam
             progress(String(format: "generation %d: trained, policy loss %.4f, value loss %.4f, entropy %.4f", generation, loss.policy, loss.value, loss.entropy))
             // 3. The gate: the candidate replaces the best when it is stronger (interval above 1/2).
             try folder.writeModel(candidate, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.candidateFile)
@@ -185,12 +189,15 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         return total
     }
 
-    /// The best trained on minibatches drawn from the buffer (one thread: the same bytes
-    /// on any machine count of threads); the losses of the last tenth of the steps.
-    private func train(_ best: PolicyValueNet, on buffer: ReplayBuffer, request: LearnRequest, generation: Int,
-                       newPositions: Int) -> (PolicyValueNet, PolicyValueLoss) {
-        let trainer = PolicyValueTrainer(network: best, learningRate: Float(request.learningRate))
-        let steps = request.steps > 0 ? request.steps : max(1, 2 * newPositions / request.batch)
+    /// The trainee trained on minibatches drawn from the buffer (one thread: the same bytes
+    /// at any thread count); the losses of the last tenth of the steps.
+    private func train(_ trainee: PolicyValueNet, adam: PolicyValueTrainer.AdamState?, on buffer: ReplayBuffer, request: LearnRequest,
+                       generation: Int, newPositions: Int) -> (PolicyValueNet, PolicyValueTrainer.AdamState, PolicyValueLoss) {
+        let rate = Float(request.learningRate)
+        let trainer = adam.map { PolicyValueTrainer(network: trainee, state: $0, learningRate: rate) }
+            ?? PolicyValueTrainer(network: trainee, learningRate: rate)
+        let best = trainee
+        let steps = request.steps > 0 ? request.steps : max(32, 4 * newPositions / request.batch)
         var rng = LabRandom(seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x74a1))
         var batch = PolicyValueBatch(shape: best.shape, rows: min(request.batch, max(1, buffer.count)))
         var sum = PolicyValueLoss(), counted = 0
@@ -205,7 +212,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             }
         }
         let n = Double(max(1, counted))
-        return (trainer.network, PolicyValueLoss(policy: sum.policy / n, value: sum.value / n, entropy: sum.entropy / n))
+        return (trainer.network, trainer.adamState, PolicyValueLoss(policy: sum.policy / n, value: sum.value / n, entropy: sum.entropy / n))
     }
 
     /// `spec`'s score against `opponent`: a seat-rotated head-to-head in memory.
