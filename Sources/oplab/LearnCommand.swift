@@ -57,7 +57,7 @@ struct LearnCommand: ParsableCommand {
     var learningRate: Double = 1e-3
 
     @Option(name: .customLong("gate-blocks"), parsing: .unconditional, help: "Seat-rotated blocks of the gate.", transform: CommandLineNumbers.integer)
-    var gateBlocks: Int = 20
+    var gateBlocks: Int = 100
 
     @Option(name: .customLong("anchor-blocks"), parsing: .unconditional, help: "Seat-rotated blocks against each anchor (0: none).",
             transform: CommandLineNumbers.integer)

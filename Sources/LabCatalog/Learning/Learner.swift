@@ -28,7 +28,7 @@ public struct LearnRequest: Sendable, Equatable {
     public var batch = 256
     public var learningRate = 1e-3
     /// Seat-rotated blocks of the gate (candidate against the best), and against each anchor.
-    public var gateBlocks = 20
+    public var gateBlocks = 100
     public var anchorBlocks = 20
     /// Fixed opponents the best model is measured against each generation.
     public var anchors: [String] = []
@@ -39,9 +39,10 @@ public struct LearnRequest: Sendable, Equatable {
     public init(game: String) { self.game = game }
 
     /// The fields a resumed learning must share with the folder's, as `name: value` text.
+    /// The generations are not among them: `--resume` with more goes on past the end.
     var identity: [String] {
         ["game: \(game)", "rules: \(rules.map { "\($0.key)=\($0.value)" }.joined(separator: ","))", "map: \(map ?? "-")",
-         "seats: \(seats)", "generations: \(generations)", "games: \(games)", "sims: \(sims)", "fullShare: \(fullShare)",
+         "seats: \(seats)", "games: \(games)", "sims: \(sims)", "fullShare: \(fullShare)",
          "considered: \(considered)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
          "batch: \(batch)", "learningRate: \(learningRate)", "gateBlocks: \(gateBlocks)", "anchorBlocks: \(anchorBlocks)",
          "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]

@@ -1,0 +1,117 @@
+import Evaluators
+import Foundation
+import LabCore
+import Testing
+@testable import LabCatalog
+
+/// `oplab learn` in process, on Connect Four at a tiny size: the same bytes at any thread
+/// count and across a resume; its models play as `alphazero` and `policy`; bad models and
+/// knobs are refused.
+@Suite("Learning by self-play", .serialized)
+struct LearningTests {
+    static func request(generations: Int) -> LearnRequest {
+        var request = LearnRequest(game: "connect4")
+        request.generations = generations
+        request.games = 40
+        request.sims = 8
+        request.width = 16
+        request.blocks = 1
+        request.steps = 4
+        request.batch = 32
+        request.gateBlocks = 2
+        request.anchorBlocks = 0
+        request.chunk = 16
+        request.seed = 5
+        return request
+    }
+
+    static func folder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("oplab-learn-\(UUID().uuidString)").path
+    }
+
+    static func learn(_ request: LearnRequest, into folder: String, threads: Int, resume: Bool = false) throws -> [GenerationRecord] {
+        let learning = try #require(try Catalog.game(named: "connect4").learning)
+        return try learning.learn(request, options: LearnOptions(directory: folder, threads: threads, resume: resume)) { _ in }
+    }
+
+    static func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    @Test("the same flags and seed give the same model and checkpoint bytes on 1 and 2 threads (3 chunks of games)")
+    func threadsDoNotMatter() throws {
+        let one = Self.folder(), two = Self.folder()
+        defer { for f in [one, two] { try? FileManager.default.removeItem(atPath: f) } }
+        let records = try Self.learn(Self.request(generations: 2), into: one, threads: 1)
+        _ = try Self.learn(Self.request(generations: 2), into: two, threads: 2)
+        #expect(records.count == 2)
+        #expect(records.allSatisfy { $0.games == 40 && $0.positions > 0 && $0.meanBatch > 1 })
+        for name in ["best.model", "checkpoint.bin"] {
+            #expect(Self.bytes(one + "/" + name) != nil)
+            #expect(Self.bytes(one + "/" + name) == Self.bytes(two + "/" + name), "\(name) differs")
+        }
+        // A different seed learns something else.
+        var other = Self.request(generations: 2)
+        other.seed = 6
+        let third = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: third) }
+        _ = try Self.learn(other, into: third, threads: 2)
+        #expect(Self.bytes(third + "/checkpoint.bin") != Self.bytes(one + "/checkpoint.bin"))
+    }
+
+    @Test("a learning resumed after its first generation ends with the bytes of one run straight through; other flags are refused")
+    func resume() throws {
+        let straight = Self.folder(), stepwise = Self.folder()
+        defer { for f in [straight, stepwise] { try? FileManager.default.removeItem(atPath: f) } }
+        _ = try Self.learn(Self.request(generations: 2), into: straight, threads: 2)
+        _ = try Self.learn(Self.request(generations: 1), into: stepwise, threads: 1)
+        var changed = Self.request(generations: 2)
+        changed.sims = 9
+        #expect(throws: InputError.self) { _ = try Self.learn(changed, into: stepwise, threads: 1, resume: true) }
+        #expect(throws: InputError("\(stepwise) already holds a learning; pass --resume to go on with it or --force to start over")) {
+            _ = try Self.learn(Self.request(generations: 2), into: stepwise, threads: 1)
+        }
+        let more = try Self.learn(Self.request(generations: 2), into: stepwise, threads: 2, resume: true)
+        #expect(more.map(\.generation) == [2])
+        for name in ["best.model", "checkpoint.bin"] {
+            #expect(Self.bytes(straight + "/" + name) == Self.bytes(stepwise + "/" + name), "\(name) differs")
+        }
+        let csv = try String(contentsOfFile: stepwise + "/generations.csv", encoding: .utf8).split(separator: "\n")
+        #expect(csv.count == 3 && csv[1].hasPrefix("1,") && csv[2].hasPrefix("2,"))
+    }
+
+    @Test("a learned model plays as alphazero and policy; another game's, a value model, a damaged file and bad knobs are refused")
+    func modelsPlay() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try Self.learn(Self.request(generations: 1), into: folder, threads: 2)
+        let model = folder + "/best.model"
+        let connect4 = try Catalog.game(named: "connect4")
+        for spec in ["alphazero(model=\(model), sims=4)", "policy(model=\(model), temperature=0.5)"] {
+            _ = try Catalog.validate(spec, for: connect4)
+            let table = try connect4.makeTable(TableSetup(players: [try Catalog.validate(spec, for: connect4), StrategySpec(name: "random")]))
+            var buffer = ActionBuffer()
+            #expect(table.play(seed: 3, buffer: &buffer, trace: nil).outcome.turns > 0)
+        }
+        let quortex = try Catalog.game(named: "quortex")
+        #expect(throws: InputError("\(model): the model is for game 'connect4', not 'quortex'")) {
+            _ = try quortex.makeTable(TableSetup(players: [try Catalog.validate("policy(model=\(model))", for: quortex), StrategySpec(name: "random")]))
+        }
+        var bytes = try #require(Self.bytes(model))
+        bytes[bytes.count - 5] ^= 0x40
+        let damaged = folder + "/damaged.model"
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let error = try #require(throws: InputError.self) {
+            _ = try connect4.makeTable(TableSetup(players: [try Catalog.validate("policy(model=\(damaged))", for: connect4), StrategySpec(name: "random")]))
+        }
+        #expect(error.message.contains("checksum mismatch"))
+        #expect(throws: InputError.self) { _ = try Catalog.validate("policy(model=\(model), temperature=-1)", for: connect4) }
+        #expect(throws: InputError.self) { _ = try Catalog.validate("alphazero(model=\(model), sims=0)", for: connect4) }
+        let valueModel = try #require(ShippedModel.all.first)
+        let rail = try Catalog.game(named: "rail")
+        let refused = try #require(throws: InputError.self) {
+            _ = try rail.makeTable(TableSetup(players: [try Catalog.validate("policy(model=\(packageRoot)/\(valueModel.path))", for: rail),
+                                                        StrategySpec(name: "random")]))
+        }
+        #expect(refused.message.contains("a value model of `oplab train`"))
+    }
+}
+
