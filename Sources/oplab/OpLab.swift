@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluators
 import Foundation
 import LabCore
 import Tournament
@@ -14,7 +15,9 @@ struct OpLab: ParsableCommand {
                       ReportCommand.self, StatusCommand.self, BotCommand.self, TuneCommand.self, LearnCommand.self]
     )
 
-    static let version = OpponentLabVersion.string
+    /// The version and the OpenBLAS kernel that runs (a generic one is several times slower).
+    static let version = OpponentLabVersion.string + "\nBLAS: " + BLASKernel.describe()
+        + (BLASKernel.warning.map { "\nwarning: " + $0 } ?? "")
 
     /// As ArgumentParser's, but a usage error (unknown flag, missing argument, a value of
     /// the wrong type) exits with status 2, like every other bad input; a value an option

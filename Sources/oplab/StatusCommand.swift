@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LabCatalog
 import LabCore
 import Tournament
 
@@ -37,6 +38,11 @@ struct StatusCommand: ParsableCommand {
                 // A tuning's folder (tune.json) gets its own line and stays out of the total.
                 if FileManager.default.fileExists(atPath: directory + "/" + TuningState.fileName) {
                     print(try TuningState.statusLine(directory, stalledAfter: stalledAfter))
+                    continue
+                }
+                // So does a learning's (`oplab learn`, learn.json).
+                if FileManager.default.fileExists(atPath: directory + "/" + LearnStatus.recordFile) {
+                    print(try LearnStatus.line(directory, stalledAfter: stalledAfter))
                     continue
                 }
                 statuses.append(try RunStatus.read(directory))

@@ -248,3 +248,39 @@ struct LearnFolder {
         withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
     }
 }
+
+/// `oplab status` of a learning's folder: one line from `learn.json` and the last line of
+/// `generations.csv`.
+public enum LearnStatus {
+    public static let recordFile = LearnFolder.recordFile
+
+    /// `DIR: learning connect4, running, generation 12 of 400, gate accepted 0.590 [0.524, 0.656], updated 4 s ago`;
+    /// a running learning no process holds is STALLED (`stalledAfter` is for tournaments).
+    public static func line(_ directory: String, stalledAfter: Double) throws(InputError) -> String {
+        let path = directory + "/" + recordFile
+        let bytes = try BoundedFile.contents(path, limit: 1 << 20, what: "the learning's record")
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let status = object["status"] as? String, let done = object["generationsDone"] as? Int,
+              let total = object["generations"] as? Int, let request = object["request"] as? [String],
+              (0...1_000_000).contains(done), (1...1_000_000).contains(total) else {
+            throw InputError("\(path): not a learning's record this version reads (status, generationsDone, generations, request)")
+        }
+        let game = request.first?.replacingOccurrences(of: "game: ", with: "") ?? "?"
+        var parts = ["\(directory): learning \(game)", status, "generation \(done) of \(total)"]
+        let csv = (try? String(contentsOfFile: directory + "/" + LearnFolder.generationsFile, encoding: .utf8)) ?? ""
+        let rows = csv.split(separator: "\n")
+        if rows.count > 1, let header = rows.first?.split(separator: ",").map(String.init), let last = rows.last?.split(separator: ",").map(String.init),
+           header.count == last.count, let gate = header.firstIndex(of: "gate") {
+            parts.append("gate \(last[gate]) \(last[gate + 1]) [\(last[gate + 2]), \(last[gate + 3])]")
+        }
+        if let updated = (object["updated"] as? String).flatMap({ ISO8601DateFormatter().date(from: $0) }) {
+            let age = Date().timeIntervalSince(updated)
+            parts.append("updated \(Int(max(0, age))) s ago")
+            // A generation can outlast any threshold: only a folder no process holds is stalled.
+            if status == "running" && ResultsLock.holder(of: directory) == nil {
+                parts.append("STALLED (no process holds it; `oplab learn ... --resume` goes on)")
+            }
+        }
+        return parts.joined(separator: ", ")
+    }
+}
