@@ -50,6 +50,18 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "PolicyValueBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LabCore", package: "OpponentLab"),
+                .product(name: "Evaluators", package: "OpponentLab"),
+            ],
+            path: "Benchmarks/PolicyValueBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
         .target(name: "CPUAffinity", path: "Benchmarks/CPUAffinity"),
         .executableTarget(
             name: "ProtocolBenchmarks",
