@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// `oplab learn` end to end: kill -9 and --resume, and bad input refused before anything
+/// is written (the loop itself is tested in-process in LabCatalogTests' LearningTests).
+@Suite("oplab learn", .serialized)
+struct LearnCLITests {
+    static let small = ["learn", "connect4", "--generations", "3", "--games", "48", "--sims", "8", "--seed", "5", "--width", "16",
+                        "--blocks", "1", "--gate-blocks", "4", "--anchor-blocks", "0", "--quiet"]
+
+    /// The generations `learn.json` in `folder` says are done (nil before it exists).
+    static func done(_ folder: String) -> Int? {
+        guard let data = FileManager.default.contents(atPath: folder + "/learn.json"),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["generationsDone"] as? Int
+    }
+
+    @Test("kill -9 after a generation, then --resume: the model and checkpoint bytes of a run straight through")
+    func killAndResume() throws {
+        let scratch = try Scratch("learn")
+        defer { scratch.remove() }
+        let straight = try runArray(Self.small + ["--out", scratch("straight"), "--threads", "2"])
+        #expect(straight.status == 0, "\(straight.stderr)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try oplabBinary())
+        process.arguments = Self.small + ["--out", scratch("killed"), "--threads", "1"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < deadline && (Self.done(scratch("killed")) ?? 0) < 1 { usleep(2_000) }
+        let killedAt = Self.done(scratch("killed")) ?? 0
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(killedAt < 3, "the run ended before it could be killed")
+        let status = try runArray(["status", scratch("killed")])
+        #expect(status.stdout.contains("learning connect4"), "\(status.stdout)")
+        let resumed = try runArray(Self.small + ["--out", scratch("killed"), "--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        for name in ["best.model", "checkpoint.bin"] {
+            let a = FileManager.default.contents(atPath: scratch("straight/" + name))
+            #expect(a != nil && a == FileManager.default.contents(atPath: scratch("killed/" + name)), "\(name) differs")
+        }
+    }
+
+    @Test("bad input exits 2, names what is accepted and writes nothing",
+          arguments: [
+            (["learn", "chess"], "unknown game 'chess'"),
+            (["learn", "connect4", "--sims", "0"], "--sims 0: expected 1...100000 simulations"),
+            (["learn", "connect4", "--generations", "0"], "--generations 0: expected 1...100000"),
+            (["learn", "connect4", "--anchor", "nobody"], "--anchor unknown strategy 'nobody'"),
+            (["play", "connect4", "--player", "policy(temperature=-1)", "--player", "random"], "temperature"),
+            (["play", "connect4", "--player", "alphazero(sims=0)", "--player", "random"], "sims"),
+          ])
+    func badInput(arguments: [String], expected: String) throws {
+        let scratch = try Scratch("learn-bad")
+        defer { scratch.remove() }
+        let run = try runArray(arguments + (arguments[0] == "learn" ? ["--out", scratch("out")] : []), in: scratch.path)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("error: ") && run.stderr.contains(expected), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch("out")))
+        #expect(!FileManager.default.fileExists(atPath: scratch("results")))
+    }
+}
