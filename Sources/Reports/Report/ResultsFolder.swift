@@ -190,6 +190,10 @@ struct ResultsFolder {
             if let low = eloColumns.low, let high = eloColumns.high {
                 pair.eloInterval = (try row.double(low), try row.double(high))
             }
+            guard pair.games >= 0, pair.games <= Double(Schedule.maxMatches) else {
+                throw InputError("\(path):\(row.line): column 'games': \(row.text(c.games)) is out of range; expected a number of games "
+                    + "in 0...\(Schedule.maxMatches)")
+            }
             guard pair.entrant != pair.opponent else {
                 throw InputError("\(path):\(row.line): column 'opponent': an entrant paired with itself")
             }
