@@ -84,6 +84,12 @@ public final class MatchesSource {
 
     deinit { try? handle?.close() }
 
+    /// Compact: what ended the rows before the end of the file when the last member is
+    /// torn (`a torn gzip member at byte N`); nil otherwise.
+    public var tornMember: String? {
+        members?.damage == .torn ? "a torn gzip member at byte \(completeLength)" : nil
+    }
+
     /// Compact: why the members stopped before the end of the file, if they did.
     var damage: GzipMemberReader.Damage? { members?.damage }
     /// Compact: the compressed bytes up to the end of the last complete member read.
