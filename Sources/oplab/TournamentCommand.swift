@@ -38,6 +38,10 @@ struct TournamentCommand: ParsableCommand {
     @Flag(help: "Finish the run in an existing results folder (after a crash or kill).")
     var resume = false
 
+    @Flag(help: ArgumentHelp("With --resume of compact rows: cut matches.csv.gz at a damaged gzip member that intact members follow, "
+                             + "and play its blocks and every block after it again (without it, such a resume stops and says what would be lost)."))
+    var dropDamaged = false
+
     @Flag(inversion: .prefixedNo,
           help: "Store the rows compact, in matches.csv.gz (default: the config's compact, else compact above 100,000 matches).")
     var compact: Bool?
@@ -52,6 +56,7 @@ struct TournamentCommand: ParsableCommand {
 
     func validate() throws {
         if resume && output.force { throw ValidationError("--resume and --force exclude each other") }
+        if dropDamaged && !resume { throw ValidationError("--drop-damaged applies to --resume only (it cuts a damaged matches.csv.gz of the run resumed)") }
     }
 
     func run() throws {
@@ -80,8 +85,10 @@ struct TournamentCommand: ParsableCommand {
         let plan = try Catalog.plan(document)
         let shard = try shard.map { text throws(InputError) in try Shard.parse(text, environment: ProcessInfo.processInfo.environment) }
             ?? .whole
-        return (plan, RunOptions(directory: out, threads: threads, resume: resume, force: output.force, shard: shard, quiet: output.quiet,
-                                 compact: compact))
+        var options = RunOptions(directory: out, threads: threads, resume: resume, force: output.force, shard: shard, quiet: output.quiet,
+                                 compact: compact)
+        options.dropDamaged = dropDamaged
+        return (plan, options)
     }
 
     /// What the run plays and where: `NAME: GAME, 2 seats, 3 entrants, 3 tables x 10 blocks x 2 matches -> FOLDER`.

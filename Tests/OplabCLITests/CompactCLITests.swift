@@ -103,6 +103,46 @@ struct CompactCLITests {
         try expectSameFiles(reference, plain, otherFiles)
     }
 
+    @Test("fifty bytes flipped a third of the way into a killed run's matches.csv.gz: --resume stops (exit 2) naming the member; --resume --drop-damaged ends as an uninterrupted run")
+    func damagedMemberBeforeTheLast() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // 3 tables x 1,500 blocks x 2 matches: about 9 members of 256 KiB of rows.
+        let config = try scratch.config(railConfig(blocks: 1_500))
+        let reference = scratch("reference"), damaged = scratch("damaged")
+        let whole = try tournament(config, out: reference, "--compact", "--threads", "2", "--no-report")
+        try #require(whole.status == 0, "\(whole.stderr)")
+        // As a kill leaves it (the last member torn, run.json running), with 50 bytes flipped at a third.
+        try FileManager.default.createDirectory(atPath: damaged, withIntermediateDirectories: false)
+        var bytes = Array(try contents(reference + "/matches.csv.gz"))
+        bytes = Array(bytes.prefix(bytes.count * 4 / 5))
+        for i in 0..<50 { bytes[bytes.count * 5 / 12 + i] ^= 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged + "/matches.csv.gz"))
+        var record = try runRecord(reference)
+        record["status"] = "running"
+        try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: damaged + "/run.json"))
+        let before = try contents(damaged + "/run.json")
+
+        let refused = try tournament(config, out: damaged, "--resume", "--threads", "2", "--no-report")
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.hasPrefix("error: \(damaged)/matches.csv.gz: gzip member "), "\(refused.stderr)")
+        #expect(refused.stderr.contains(" is damaged ("), "\(refused.stderr)")
+        #expect(refused.stderr.contains(" intact members after it hold "), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--resume stops here rather than throw them away: pass --drop-damaged to cut the file at that "
+            + "member and play every block from block "), "\(refused.stderr)")
+        #expect(try contents(damaged + "/matches.csv.gz") == Data(bytes), "the refused resume changed the rows")
+        #expect(try contents(damaged + "/run.json") == before, "the refused resume rewrote run.json")
+
+        let resumed = try tournament(config, out: damaged, "--resume", "--drop-damaged", "--threads", "2", "--no-report")
+        try #require(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains(" intact members after it (--drop-damaged): every block from block "), "\(resumed.stderr)")
+        #expect(try contents(damaged + "/matches.csv.gz") == contents(reference + "/matches.csv.gz"))
+        try expectSameFiles(reference, damaged, otherFiles)
+
+        let alone = try tournament(config, out: scratch("alone"), "--drop-damaged")
+        #expect(alone.status == 2 && alone.stderr.contains("--drop-damaged applies to --resume only"), "\(alone.stderr)")
+    }
+
     @Test("zcat and Python's gzip and csv (and pandas, where installed) read matches.csv.gz as matches.csv")
     func readByOtherTools() throws {
         let scratch = try Scratch()

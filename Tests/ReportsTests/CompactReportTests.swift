@@ -45,7 +45,9 @@ struct CompactReportTests {
 
     @Test("a torn last member (a run still writing) is left out: the page counts the complete members' rows")
     func tornLastMember() throws {
+        let running = ReportTests.base["run.json"]!.replacingOccurrences(of: "\"status\": \"complete\"", with: "\"status\": \"running\"")
         var files = ReportTests.base
+        files["run.json"] = running
         // The last member held the last match (two rows): as if it were not written yet.
         files["matches.csv"] = ReportTests.matches([
             (0, "a", "win", "missions", 10), (1, "b", "loss", "missions", 10),
@@ -53,8 +55,20 @@ struct CompactReportTests {
             (0, "a", "win", "turn_cap", 12), (1, "c", "loss", "turn_cap", 12),
         ])
         let shorter = try ReportTests.page(files)
-        let torn = try Self.page(Self.compactBase(tearingLast: 5))
+        var tornFiles = Self.compactBase(tearingLast: 5)
+        tornFiles["run.json"] = Data(running.utf8)
+        let torn = try Self.page(tornFiles)
         #expect(Self.withoutFiles(torn) == Self.withoutFiles(shorter))
+    }
+
+    @Test("a complete run whose last member is torn is refused: the files disagree, and --resume plays its blocks again")
+    func tornMemberOfCompleteRun() throws {
+        let error = #expect(throws: InputError.self) { try Self.page(Self.compactBase(tearingLast: 5)) }
+        let message = error?.message ?? ""
+        #expect(message.contains("/matches.csv.gz ends in a torn gzip member at byte "), "\(message)")
+        #expect(message.contains("/run.json says the run is complete with 2 of 2 blocks: the files disagree; "
+            + "`oplab tournament CONFIG --out "), "\(message)")
+        #expect(message.contains(" --resume` (with the run's config) drops it and plays its blocks again"), "\(message)")
     }
 
     @Test("a corrupt member is an error naming the file and the member's byte offset")

@@ -7,13 +7,25 @@ import Testing
 /// absence when it does not.
 @Suite("Findings")
 struct FindingsTests {
-    /// ``ReportTests/base`` with `files` replaced.
+    /// The findings of ``folder(_:)``.
     static func findings(_ files: [String: String], documentedCPU: String? = "heuristic") throws -> [Finding] {
-        var all = ReportTests.base
-        for (name, text) in files { all[name] = text }
-        return try ReportTests.withFolder(all) { path in
+        try ReportTests.withFolder(folder(files)) { path in
             try TournamentReport.page(directory: path, documentedCPU: documentedCPU).findings
         }
+    }
+
+    /// ``ReportTests/base`` with `files` replaced; a matches.csv of other blocks gets a
+    /// run.json that counts them (the report refuses a complete run whose files disagree).
+    static func folder(_ files: [String: String]) -> [String: String] {
+        var all = ReportTests.base
+        for (name, text) in files { all[name] = text }
+        if let matches = files["matches.csv"], files["run.json"] == nil {
+            let rows = matches.split(separator: "\n").count - 1
+            all["run.json"] = all["run.json"]!.replacingOccurrences(
+                of: "\"blocks\": 2, \"blocksDone\": 2, \"matchesDone\": 4",
+                with: "\"blocks\": \((rows + 3) / 4), \"blocksDone\": \((rows + 3) / 4), \"matchesDone\": \(rows / 2)")
+        }
+        return all
     }
 
     static let pairHeader = "entrant,opponent,games,points,score,score_low,score_high,elo,elo_low,elo_high,blocks\n"
@@ -127,9 +139,7 @@ struct FindingsTests {
         let found = try Self.findings(files, documentedCPU: nil)
         #expect(found.isEmpty)
         #expect(Finding.csv(found) == "kind,subject,statistic,value,low,high,text\n")
-        var all = ReportTests.base
-        for (name, text) in files { all[name] = text }
-        let html = try ReportTests.withFolder(all) { try TournamentReport.html(directory: $0) }
+        let html = try ReportTests.withFolder(Self.folder(files)) { try TournamentReport.html(directory: $0) }
         #expect(html.contains("<section id=\"findings\">") && html.contains("<p>No verdict at the 95 % level"))
     }
 

@@ -17,7 +17,7 @@ struct ReportTests {
     /// pairwise.csv listing each pair once.
     static let base: [String: String] = [
         "run.json": """
-            {"blocks": 6, "blocksDone": 6, "matchesDone": 4, "matchesPerSecond": 1234.5, "matchesThisSession": 4,
+            {"blocks": 2, "blocksDone": 2, "matchesDone": 4, "matchesPerSecond": 1234.5, "matchesThisSession": 4,
              "peakMemoryMB": 10, "seconds": 0.5, "shard": "1/1", "started": "2026-01-02T03:04:05Z",
              "finished": "2026-01-02T03:04:06Z", "status": "complete", "threads": 2, "tool": "oplab", "version": "0.4.0",
              "config": {"blocks": 2, "entrants": [["a", "heuristic"], ["b", "random"], ["c", "mcts:iterations=50"]],
@@ -171,7 +171,7 @@ struct ReportTests {
     @Test("The header shows the run: game, rules, seed (a full UInt64), entrants with strategies, blocks, status")
     func header() throws {
         let html = try Self.page()
-        for fact in ["<h1>tiny</h1>", "spentCards = discard", "18446744073709551615", "mcts:iterations=50", "6 of 6 (2 per table)",
+        for fact in ["<h1>tiny</h1>", "spentCards = discard", "18446744073709551615", "mcts:iterations=50", "2 of 2 (2 per table)",
                      "complete", "1,235 matches/s", "2026-01-02T03:04:05Z"] {
             #expect(html.contains(fact), "missing \(fact)")
         }
@@ -373,6 +373,7 @@ struct ReportTests {
                 .replacingOccurrences(of: "\na,", with: "\n\"a, \"\"x\"\"\",").replacingOccurrences(of: ",a,", with: ",\"a, \"\"x\"\"\",")
         }
         files["matches.csv"] = Self.matches([(0, "a, \"x\"", "win", "missions", 10), (1, "b", "loss", "missions", 10)])
+        files["run.json"] = files["run.json"]!.replacingOccurrences(of: "\"blocksDone\": 2, \"matchesDone\": 4", with: "\"blocksDone\": 1, \"matchesDone\": 1")
         let html = try Self.page(files)
         #expect(Self.tooltip(after: "data-entrant=\"a, &quot;x&quot;\" data-seat=\"0\"", in: html)
             == "a, &quot;x&quot;, seat 0: 1 wins, 0 draws, 0 losses of 1 matches: score 100.00 % [20.65 %, 100.00 %]")
@@ -382,8 +383,53 @@ struct ReportTests {
     func noMatchesYet() throws {
         var files = Self.base
         files["matches.csv"] = Self.matches([])
+        files["run.json"] = files["run.json"]!.replacingOccurrences(of: "\"status\": \"complete\"", with: "\"status\": \"running\"")
         let html = try Self.page(files)
         #expect(Self.occurrences(of: "<p>matches.csv has no rows yet.</p>", in: html) == 3)
+    }
+
+    @Test("A complete run whose matches.csv ends in a torn line is refused: the files disagree, and --resume repairs it")
+    func tornLineOfCompleteRun() throws {
+        var files = Self.base
+        files["matches.csv"]! += "tiny,1,3,0,1,a,s,7,2,lo"
+        let error = try #require(try Self.failure(files))
+        #expect(error.message.contains("/matches.csv ends in a torn line (23 bytes after its last newline), but "), "\(error)")
+        #expect(error.message.contains("/run.json says the run is complete with 2 of 2 blocks: the files disagree; `oplab tournament "
+            + "CONFIG --out "), "\(error)")
+        #expect(error.message.hasSuffix(" --resume` (with the run's config) drops it and plays its blocks again"), "\(error)")
+    }
+
+    @Test("A complete run whose matches.csv lost its last block is refused, saying which blocks are there and that --resume plays the rest")
+    func lostLastBlock() throws {
+        var files = Self.base
+        let lines = files["matches.csv"]!.split(separator: "\n")
+        files["matches.csv"] = lines.prefix(5).joined(separator: "\n") + "\n"
+        let error = try #require(try Self.failure(files))
+        #expect(error.message.contains("/matches.csv holds 1 block (2 matches), but "), "\(error)")
+        #expect(error.message.contains("/run.json says the run is complete with 2 of 2 blocks (4 matches): the files disagree; "
+            + "the blocks there are the first 1, and `oplab tournament CONFIG --out "), "\(error)")
+        #expect(error.message.hasSuffix(" --resume` (with the run's config) plays the missing ones again"), "\(error)")
+    }
+
+    @Test("A complete run whose matches.csv lost a block before the last is refused, and --force plays it again")
+    func lostMiddleBlock() throws {
+        var files = Self.base
+        let lines = files["matches.csv"]!.split(separator: "\n")
+        files["matches.csv"] = ([lines[0]] + lines.suffix(4)).joined(separator: "\n") + "\n"
+        let error = try #require(try Self.failure(files))
+        #expect(error.message.contains("/matches.csv holds 1 block (2 matches), but "), "\(error)")
+        #expect(error.message.contains("(4 matches): the files disagree (blocks are missing before the last, or out of place); "
+            + "`oplab tournament CONFIG --out "), "\(error)")
+        #expect(error.message.hasSuffix(" --force` (with the run's config) plays the run again"), "\(error)")
+    }
+
+    @Test("A games count of pairwise.csv too big for a count is refused naming the file, line, column, value and range")
+    func hugeGames() throws {
+        var files = Self.base
+        files["pairwise.csv"] = files["pairwise.csv"]!.replacingOccurrences(of: "a,c,2.0,", with: "a,c,1e20,")
+        let error = try #require(try Self.failure(files))
+        #expect(error.message.hasSuffix("/pairwise.csv:3: column 'games': 1e20 is out of range; expected a number of games in 0...4503599627370496"),
+                "\(error)")
     }
 
     // MARK: Page properties

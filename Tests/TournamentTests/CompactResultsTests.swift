@@ -209,6 +209,53 @@ struct CompactResultsTests {
         }
     }
 
+    @Test("a damaged member before the last stops --resume, naming the member, its blocks and those after it; --drop-damaged plays them again")
+    func damagedMiddleMember() throws {
+        let plan = try Self.plan()
+        try Self.scratch { folder in
+            let complete = folder + "/complete", plain = folder + "/plain", out = folder + "/out"
+            try Self.run(plan, in: plain, compact: false)
+            try Self.run(plan, in: complete)
+            var file = try Self.bytes(complete + "/matches.csv.gz")
+            // Blocks per member (4 rows a block; the first member is the header's).
+            let reader = try GzipMemberReader(path: complete + "/matches.csv.gz")
+            var ends: [Int] = [], blocks: [Int] = []
+            while let member = try reader.nextMember() {
+                ends.append(reader.completeLength)
+                blocks.append(member.count { $0 == 0x0A } / 4)
+            }
+            // Member 7 of the file (index 6) damaged: a byte inside its deflate data.
+            let damaged = 6, start = ends[damaged - 1]
+            file[(start + 10 + ends[damaged] - 8) / 2] ^= 0x41
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+            try Self.write(file, to: out + "/matches.csv.gz")
+            try FileManager.default.copyItem(atPath: complete + "/run.json", toPath: out + "/run.json")
+            let before = blocks[..<damaged].reduce(0, +), held = blocks[damaged], after = blocks[(damaged + 1)...].reduce(0, +)
+            let error = #expect(throws: InputError.self) { try Self.run(plan, in: out, resume: true) }
+            let message = error?.message ?? ""
+            #expect(message.hasPrefix("\(out)/matches.csv.gz: gzip member 7 (counting the header's as the first), at byte \(start), is damaged ("),
+                    "\(message)")
+            #expect(message.contains("; it held \(held) blocks, \(before) to \(before + held - 1), and the \(ends.count - damaged - 1) intact "
+                + "members after it hold \(after) more, blocks \(before + held) to 299. --resume stops here rather than throw them away: "
+                + "pass --drop-damaged to cut the file at that member and play every block from block \(before) on again, or --force to "
+                + "play the whole run again"), "\(message)")
+            #expect(try Self.bytes(out + "/matches.csv.gz") == file, "the refused resume changed the file")
+            #expect(try RunRecord.read(from: out) == RunRecord.read(from: complete), "the refused resume rewrote run.json")
+
+            var options = RunOptions(directory: out, threads: 2, resume: true, quiet: true, compact: true)
+            options.memberBytes = 1024
+            options.dropDamaged = true
+            let resumed = try TournamentRunner.run(plan, options: options)
+            #expect(resumed.notes.contains { $0.hasPrefix("dropped \(file.count - start) bytes of matches.csv.gz from its damaged gzip member 7 (at byte \(start); ") },
+                    "\(resumed.notes)")
+            #expect(resumed.notes.contains { $0.hasSuffix("to the end, with the \(ends.count - damaged - 1) intact members after it (--drop-damaged): "
+                + "every block from block \(before) on is played again") }, "\(resumed.notes)")
+            #expect(resumed.blocksPlayed == 300 - before)
+            try Self.expectSameRows(out, as: plain)
+            #expect(try Self.bytes(out + "/matches.csv.gz") == Self.bytes(complete + "/matches.csv.gz"))
+        }
+    }
+
     @Test("a compact file of only the header resumes from block 0")
     func headerOnly() throws {
         let plan = try Self.plan(blocks: 40)

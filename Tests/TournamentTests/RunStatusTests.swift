@@ -82,6 +82,69 @@ struct RunStatusTests {
         #expect(RunStatus.total([fresh, old], stalledAfter: 60)
             == "all 2 folders: 4/8 blocks (50.0%), 0 complete, 1 running at \(NumberText.grouped(Int(fresh.record.matchesPerSecond.rounded()))) matches/s, ETA 0:00:30, 1 stalled")
     }
+
+    /// A run.json number out of what a run writes, and the error it must give.
+    struct BadNumber: Sendable, CustomTestStringConvertible {
+        var key: String
+        var edit: @Sendable (inout [String: Any]) -> Void
+        var message: String
+        var testDescription: String { key }
+    }
+
+    static let badNumbers: [BadNumber] = [
+        BadNumber(key: "matchesPerSecond", edit: { $0["matchesPerSecond"] = 1e308 },
+                  message: "key 'matchesPerSecond': 1e+308 is out of range; expected a finite number in 0...1e9"),
+        BadNumber(key: "blocksDone", edit: { $0["blocksDone"] = -3 },
+                  message: "key 'blocksDone': -3 is out of range; expected a whole number in 0...blocks (4)"),
+        BadNumber(key: "blocks", edit: { $0["blocks"] = -1 },
+                  message: "key 'blocks': -1 is out of range; expected a whole number in 0...4503599627370496"),
+        BadNumber(key: "threads", edit: { $0["threads"] = 1_000_000 },
+                  message: "key 'threads': 1000000 is out of range; expected a whole number in 0...65536"),
+        BadNumber(key: "seconds", edit: { $0["seconds"] = -1.5 },
+                  message: "key 'seconds': -1.5 is out of range; expected a finite number in 0...1e9"),
+        BadNumber(key: "etaSeconds", edit: { $0["etaSeconds"] = 1e300 },
+                  message: "key 'etaSeconds': 1e+300 is out of range; expected a finite number in 0...1e15"),
+        BadNumber(key: "resumedAtBlock", edit: { $0["resumedAtBlock"] = 5 },
+                  message: "key 'resumedAtBlock': 5 is out of range; expected a whole number in 0...blocks (4)"),
+        BadNumber(key: "config.blocks", edit: { json in
+            var config = json["config"] as! [String: Any]
+            config["blocks"] = -3
+            json["config"] = config
+        }, message: "key 'config.blocks': -3 is out of range; expected a whole number in 1...4503599627370496"),
+        BadNumber(key: "config.seats", edit: { json in
+            var config = json["config"] as! [String: Any]
+            config["seats"] = 0
+            json["config"] = config
+        }, message: "key 'config.seats': 0 is out of range; expected a whole number in 1...256"),
+        BadNumber(key: "leader.scoreShare", edit: { json in
+            var leader = json["leader"] as! [String: Any]
+            leader["scoreShare"] = 2.5
+            json["leader"] = leader
+        }, message: "key 'leader.scoreShare': 2.5 is out of range; expected a finite number in 0...1"),
+        BadNumber(key: "decisionTimes[1].sampledSeconds", edit: { json in
+            var times = json["decisionTimes"] as! [[String: Any]]
+            times[1]["sampledSeconds"] = 1e20
+            json["decisionTimes"] = times
+        }, message: "key 'decisionTimes[1].sampledSeconds': 1e+20 is out of range; expected a finite number in 0...1e9"),
+        BadNumber(key: "decisionTimes[0].histogram", edit: { json in
+            var times = json["decisionTimes"] as! [[String: Any]]
+            times[0]["histogram"] = [[3, -7]]
+            json["decisionTimes"] = times
+        }, message: "key 'decisionTimes[0].histogram[0][1]': -7 is out of range; expected a whole number in 0...100000000000000000"),
+        BadNumber(key: "forfeits[0].crash", edit: { json in
+            json["forfeits"] = [["entrant": "a", "timeout": 0, "crash": -2, "illegal": 0, "malformed": 0]]
+        }, message: "key 'forfeits[0].crash': -2 is out of range; expected a whole number in 0...4503599627370496"),
+    ]
+
+    @Test("a run.json number out of range is refused by the reader and by status, naming the file, key, value and range",
+          arguments: badNumbers)
+    func numberOutOfRange(_ bad: BadNumber) throws {
+        let folder = try Self.folder(bad.edit)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let expected = InputError("\(folder)/run.json: \(bad.message)")
+        #expect(throws: expected) { try RunRecord.read(from: folder) }
+        #expect(throws: expected) { try RunStatus.read(folder).line() }
+    }
 }
 
 @Suite("Status of a tuning's folder")

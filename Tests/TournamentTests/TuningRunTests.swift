@@ -134,4 +134,57 @@ struct TuningRunTests {
         #expect(try request(.spsa(SPSA.Settings()), .max, budget: 16).iterations == 1)
         #expect(try request(.ntbea(NTBEA.Settings()), .max, budget: 16).iterations == 2)
     }
+
+    @Test("tune.json and measurements.csv numbers out of range are refused naming the file, the key or line, and what is accepted; a refused resume writes nothing")
+    func numbersOutOfRange() throws {
+        let folder = ScriptedPlans.temporaryPath("tune-numbers")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try request(.spsa(SPSA.Settings()), .max, budget: 16 * 3)
+        let plan = syntheticPlan { 0.8 - ($0 - 0.5) * ($0 - 0.5) }
+        _ = try TuningRun.run(r, options: TuningOptions(directory: folder, threads: 1, quiet: true), spec: spec, plan: plan, progress: { _ in })
+        let statePath = folder + "/tune.json", journalPath = folder + "/measurements.csv"
+        let state = try Data(contentsOf: URL(fileURLWithPath: statePath)), journal = try String(contentsOfFile: journalPath, encoding: .utf8)
+        func editState(_ edit: (inout [String: Any]) -> Void) throws {
+            var json = try #require(try JSONSerialization.jsonObject(with: state) as? [String: Any])
+            json["status"] = "running"
+            edit(&json)
+            try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: statePath))
+        }
+        // `oplab status` of a tuning: the rate went through Int() and crashed.
+        try editState { $0["matchesPerSecond"] = 1e308 }
+        #expect(throws: InputError("\(statePath): key 'matchesPerSecond': 1e+308 is out of range; expected a finite number in 0...1e9")) {
+            try TuningState.statusLine(folder, stalledAfter: 60)
+        }
+        try editState { $0["iterationsDone"] = 7 }
+        #expect(throws: InputError("\(statePath): key 'iterationsDone': 7 is out of range; expected a whole number in 0...iterations (3)")) {
+            try TuningState.read(from: folder)
+        }
+        try editState { $0["identity"] = ["fields": [["game"]]] }
+        #expect(throws: InputError("\(statePath): key 'identity.fields[0]': 1 strings; expected a pair [name, value]")) {
+            try TuningState.read(from: folder)
+        }
+        // A measurement's matches added into the total: out of range, or not what the request plays.
+        try editState { _ in }
+        let edited = try Data(contentsOf: URL(fileURLWithPath: statePath))
+        let resume = TuningOptions(directory: folder, threads: 1, resume: true, quiet: true)
+        let line = try #require(journal.split(separator: "\n").first { $0.hasPrefix("2,") })
+        var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        fields[4] = "-9223372036854775807"
+        try journal.replacingOccurrences(of: line, with: fields.joined(separator: ",")).write(toFile: journalPath, atomically: true, encoding: .utf8)
+        let huge = #expect(throws: InputError.self) {
+            try TuningRun.run(r, options: resume, spec: spec, plan: plan, progress: { _ in })
+        }
+        #expect(huge?.message.hasPrefix("\(journalPath):3: measurement 2: iteration 1, matches -9223372036854775807, score_share ") == true,
+                "\(String(describing: huge))")
+        #expect(huge?.message.contains(" are out of range; expected an iteration and a count of matches in 1...4503599627370496 and "
+            + "0...4503599627370496, a score share in 0...1 and a finite objective") == true, "\(String(describing: huge))")
+        fields[4] = "9"
+        try journal.replacingOccurrences(of: line, with: fields.joined(separator: ",")).write(toFile: journalPath, atomically: true, encoding: .utf8)
+        #expect(throws: InputError("\(journalPath):3: measurement 2 holds 9 matches, but a measurement of this request plays 8: the file "
+            + "was made by another version or request; pass --force to start over")) {
+            try TuningRun.run(r, options: resume, spec: spec, plan: plan, progress: { _ in })
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: statePath)) == edited, "the refused resume rewrote tune.json")
+    }
 }
+

@@ -36,6 +36,15 @@ struct MatchTally {
     var reasonBlocks: [Intervals.BlockSums] = []
     /// Blocks counted into ``seatBlocks``.
     var blocks = 0
+    /// The first and the last block number read, and whether each block came after the
+    /// one before it (a run writes its blocks in increasing order).
+    var firstBlock: Int?
+    var lastBlock: Int?
+    var blocksInOrder = true
+    /// Bytes after the last newline (a torn last line), and for compact rows what ended
+    /// them before the end of the file (a torn gzip member); nothing for a whole file.
+    var tornBytes = 0
+    var tornMember: String?
 
     init(entrants: Int, seats: Int) {
         self.seats = seats
@@ -87,6 +96,8 @@ struct MatchTally {
             throw InputError("\(path): empty, without a header line; expected the columns \(expected.joined(separator: ","))")
         }
         parser.tally.close(parser.open)
+        parser.tally.tornBytes = buffer.count
+        parser.tally.tornMember = source.tornMember
         return parser.tally
     }
 
@@ -237,6 +248,9 @@ private struct Parser {
         match.append((e, s, o))
         if match.count == tally.seats {
             if b != open.number {
+                if let last = tally.lastBlock, b < last { tally.blocksInOrder = false }
+                if tally.firstBlock == nil { tally.firstBlock = b }
+                tally.lastBlock = b
                 tally.close(open)
                 open = MatchTally.OpenBlock(number: b, seatScores: Array(repeating: 0, count: tally.seats), reasonMatches: [], matches: 0)
             }

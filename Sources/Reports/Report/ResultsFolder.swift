@@ -111,6 +111,7 @@ struct ResultsFolder {
         let matches = try MatchTally.read(path + "/" + matchesFile, entrants: run.entrants.map(\.name), seats: run.seats,
                                           limit: snapshot?.matchesLength)
         self.matches = matches
+        if snapshot == nil { try Self.checkRows(matches, of: run, in: path, file: matchesFile) }
         if let snapshot {
             run.inProgress = (snapshot.blocksDone, snapshot.blocks)
             run.blocksDone = snapshot.blocksDone
@@ -136,6 +137,40 @@ struct ResultsFolder {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/" + file.name) else { return nil }
             return (file.name, (attributes[.size] as? NSNumber)?.intValue ?? 0)
         }
+    }
+
+    /// Refuses rows that disagree with `run.json` of a run that says it has ended
+    /// (complete, or stopped by its test): a torn last line or gzip member, or other than
+    /// its blocks and matches. A run still playing (or killed) ends in what it was writing,
+    /// and is drawn from its complete blocks (``ReportSnapshot``).
+    /// - Throws: saying what disagrees and what repairs it: `--resume` plays again the
+    ///   blocks missing at the end; for blocks missing before the last, `--force` plays the
+    ///   run again.
+    static func checkRows(_ tally: MatchTally, of run: RunInfo, in path: String, file: String) throws(InputError) {
+        guard run.status == "complete" || run.status == "stopped" else { return }
+        let rows = path + "/" + file, record = path + "/" + RunRecord.fileName
+        let says = "\(record) says the run is \(run.status) with \(Charts.grouped(run.blocksDone)) of \(Charts.grouped(run.blocks)) blocks"
+        let resume = "`oplab tournament CONFIG --out \(path) --resume` (with the run's config)"
+        let force = "`oplab tournament CONFIG --out \(path) --force` (with the run's config)"
+        if tally.tornBytes > 0 || tally.tornMember != nil {
+            let torn = tally.tornMember ?? "a torn line (\(tally.tornBytes) bytes after its last newline)"
+            throw InputError("\(rows) ends in \(torn), but \(says): the files disagree; \(resume) drops it and plays its blocks again")
+        }
+        let matches = tally.rows / max(1, run.seats)
+        guard tally.blocks != run.blocksDone || matches != run.matchesDone || tally.rows % max(1, run.seats) != 0 else { return }
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(Charts.grouped(n)) \(n == 1 ? one : many)" }
+        let holds = "\(rows) holds \(count(tally.blocks, "block", "blocks")) (\(count(matches, "match", "matches"))), but \(says) "
+            + "(\(Charts.grouped(run.matchesDone)) matches): the files disagree"
+        // Blocks missing at the end only: the blocks there are the run's (or its shard's) first.
+        let shard = (try? Shard.parse(run.shard ?? "1/1", environment: [:])) ?? .whole
+        let first = shard.index - 1, stride = shard.count
+        let prefix = tally.blocksInOrder && tally.blocks <= run.blocksDone && matches < run.matchesDone
+            && (tally.blocks == 0 || (tally.firstBlock == first && tally.lastBlock == first + (tally.blocks - 1) * stride))
+        if prefix {
+            throw InputError(holds + "; the blocks there are the first \(Charts.grouped(tally.blocks)), and \(resume) plays the "
+                + "missing ones again")
+        }
+        throw InputError(holds + " (blocks are missing before the last, or out of place); \(force) plays the run again")
     }
 
     /// The entrant a row names, by config index.
@@ -189,6 +224,10 @@ struct ResultsFolder {
                             scoreHigh: try row.double(c.high), elo: try row.double(c.elo), blocks: try row.count(c.blocks))
             if let low = eloColumns.low, let high = eloColumns.high {
                 pair.eloInterval = (try row.double(low), try row.double(high))
+            }
+            guard pair.games >= 0, pair.games <= Double(Schedule.maxMatches) else {
+                throw InputError("\(path):\(row.line): column 'games': \(row.text(c.games)) is out of range; expected a number of games "
+                    + "in 0...\(Schedule.maxMatches)")
             }
             guard pair.entrant != pair.opponent else {
                 throw InputError("\(path):\(row.line): column 'opponent': an entrant paired with itself")

@@ -178,7 +178,7 @@ public enum TuningReport {
         /// From tuning.csv: `iteration, <parameters>, matches, score`.
         init(tuning t: CSVTable) throws(InputError) {
             parameters = Array(t.header.dropFirst().dropLast(2))
-            matches = try Self.numbers(t, "matches")
+            matches = try Self.matches(t, "matches")
             score = try Self.numbers(t, "score")
             values = []
             for name in parameters { values.append(try Self.numbers(t, name)) }
@@ -202,10 +202,27 @@ public enum TuningReport {
             return out
         }
 
-        /// The running total of column `name`.
+        /// Column `name` as counts of matches (whole, 0 or more, below 10^15:
+        /// ``CSVTable/Row/count(_:)``), so that the axis never meets a number it cannot print.
+        static func matches(_ t: CSVTable, _ name: String) throws(InputError) -> [Double] {
+            let column = try t.column(name)
+            var out: [Double] = []
+            for row in t.rows { out.append(Double(try row.count(column))) }
+            return out
+        }
+
+        /// The running total of column `name`, a count of matches.
         static func runningTotal(_ t: CSVTable, _ name: String) throws(InputError) -> [Double] {
-            var total = 0.0
-            return try numbers(t, name).map { total += $0; return total }
+            var total = 0.0, totals: [Double] = []
+            for (row, count) in zip(t.rows, try matches(t, name)) {
+                total += count
+                guard total <= Double(Schedule.maxMatches) else {
+                    throw InputError("\(t.path):\(row.line): column '\(name)': the matches up to here add up to more than the "
+                        + "\(Schedule.maxMatches) a tuning can play")
+                }
+                totals.append(total)
+            }
+            return totals
         }
     }
 }

@@ -79,11 +79,23 @@ final class GzipMemberReader {
     private(set) var completeLength = 0
     /// Set when the members stop before the end of the file; ``completeLength`` is where.
     private(set) var damage: Damage?
+    /// Complete members handed out so far.
+    private(set) var membersRead = 0
 
-    init(path: String) throws(InputError) {
+    /// Opens `path` to read its members from byte `offset` on (0: the whole file).
+    init(path: String, offset: Int = 0) throws(InputError) {
         self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw InputError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        if offset > 0 {
+            guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw InputError("cannot read '\(path)' from byte \(offset): \(reason)")
+            }
+        }
+        inputRead = offset
+        completeLength = offset
         self.fd = fd
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -135,6 +147,7 @@ final class GzipMemberReader {
             case Z_STREAM_END:
                 completeLength = inputRead - Int(stream.pointee.avail_in)
                 inflateReset(stream)
+                membersRead += 1
                 return member
             case Z_OK:
                 continue
@@ -146,6 +159,74 @@ final class GzipMemberReader {
                 return nil
             }
         }
+    }
+
+    /// The intact members that follow a damaged one: where the first starts, how many
+    /// there are, their rows, and the first and the last row they hold.
+    struct Followers: Equatable {
+        var offset: Int
+        var members: Int
+        var rows: Int
+        var firstRow: [UInt8]
+        var lastRow: [UInt8]
+    }
+
+    /// The intact members after the damaged member that starts at byte `start` of
+    /// `path`: the first place past `start` where a member begins (the gzip magic
+    /// 1f 8b 08) and inflates whole (zlib checks its CRC-32 and length), and the members
+    /// that follow it up to the end of the file or the next damage; nil when none does,
+    /// that is when the damaged member is the file's last.
+    /// - Complexity: O(bytes after `start`), read in chunks.
+    static func followers(of path: String, after start: Int) throws(InputError) -> Followers? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read '\(path)'") }
+        defer { try? handle.close() }
+        var position = start + 1  // file offset of window[0]
+        do { try handle.seek(toOffset: UInt64(position)) } catch {
+            throw InputError("cannot read '\(path)': \(error.localizedDescription)")
+        }
+        var window: [UInt8] = []
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: Self.chunk) ?? Data() } catch {
+                throw InputError("cannot read '\(path)': \(error.localizedDescription)")
+            }
+            window += chunk
+            var candidates: [Int] = []
+            window.withUnsafeBufferPointer { bytes in
+                guard let base = bytes.baseAddress, bytes.count >= 3 else { return }
+                var i = 0
+                while i <= bytes.count - 3, let hit = memchr(base + i, 0x1F, bytes.count - 2 - i) {
+                    let k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if bytes[k + 1] == 0x8B && bytes[k + 2] == 0x08 { candidates.append(k) }
+                    i = k + 1
+                }
+            }
+            for k in candidates {
+                if let found = try intactMembers(of: path, from: position + k) { return found }
+            }
+            guard !chunk.isEmpty else { return nil }
+            // Keep the last two bytes: a magic may straddle the chunks.
+            let keep = min(2, window.count)
+            position += window.count - keep
+            window = Array(window.suffix(keep))
+        }
+    }
+
+    /// The members from byte `offset` on, when the first of them is whole.
+    private static func intactMembers(of path: String, from offset: Int) throws(InputError) -> Followers? {
+        let reader = try GzipMemberReader(path: path, offset: offset)
+        guard let first = try? reader.nextMember() else { return nil }
+        var followers = Followers(offset: offset, members: 0, rows: 0, firstRow: [], lastRow: [])
+        var member: [UInt8]? = first
+        while let bytes = member {
+            followers.members += 1
+            let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+            followers.rows += lines.count - 1
+            if followers.firstRow.isEmpty, let line = lines.first(where: { !$0.isEmpty }) { followers.firstRow = Array(line) }
+            if let line = lines.dropLast().last(where: { !$0.isEmpty }) { followers.lastRow = Array(line) }
+            member = try? reader.nextMember()
+        }
+        return followers
     }
 
     /// Reads the next compressed chunk into the stream's input; its byte count, 0 at the end.

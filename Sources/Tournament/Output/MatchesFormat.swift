@@ -84,10 +84,18 @@ public final class MatchesSource {
 
     deinit { try? handle?.close() }
 
+    /// Compact: what ended the rows before the end of the file when the last member is
+    /// torn (`a torn gzip member at byte N`); nil otherwise.
+    public var tornMember: String? {
+        members?.damage == .torn ? "a torn gzip member at byte \(completeLength)" : nil
+    }
+
     /// Compact: why the members stopped before the end of the file, if they did.
     var damage: GzipMemberReader.Damage? { members?.damage }
     /// Compact: the compressed bytes up to the end of the last complete member read.
     var completeLength: Int { members?.completeLength ?? 0 }
+    /// Compact: complete members read (the header's is the first).
+    var membersRead: Int { members?.membersRead ?? 0 }
 
     /// Up to `count` bytes of rows; empty at the end.
     /// - Throws: when the file cannot be read, or a member is corrupt (unless the source
@@ -104,7 +112,8 @@ public final class MatchesSource {
                 guard let next = try members.nextMember() else {
                     if case .corrupt(let why) = members.damage, !acceptsCorruptTail {
                         throw InputError("\(path): the gzip member at byte \(members.completeLength) is damaged (\(why)); "
-                            + "the rows before it are intact (`oplab tournament --resume` cuts it off and plays its blocks again)")
+                            + "the rows before it are intact (`oplab tournament CONFIG --out FOLDER --resume` cuts a damaged last "
+                            + "member off and plays its blocks again; when intact members follow it, it asks for --drop-damaged first)")
                     }
                     break
                 }

@@ -94,8 +94,9 @@ public struct RunRecord: Codable, Equatable, Sendable {
             (codingPath + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }
                 .joined().replacingOccurrences(of: ".[", with: "[").trimmingPrefix(".").description
         }
+        let record: RunRecord
         do {
-            return try JSONDecoder().decode(RunRecord.self, from: data)
+            record = try JSONDecoder().decode(RunRecord.self, from: data)
         } catch DecodingError.keyNotFound(let missing, let context) {
             throw InputError("\(path): missing key '\(key(context.codingPath, missing))'; `oplab tournament` writes it")
         } catch DecodingError.typeMismatch(let type, let context) {
@@ -106,6 +107,67 @@ public struct RunRecord: Codable, Equatable, Sendable {
             throw InputError("\(path): key '\(key(context.codingPath))': \(context.debugDescription)")
         } catch {
             throw InputError("\(path): not a run record this version reads (not JSON, or not an object)")
+        }
+        try record.checkNumbers(path: path)
+        return record
+    }
+
+    /// The most matches (and so blocks) a count in a record may hold: what a schedule
+    /// can number (``Schedule/maxMatches``).
+    static let maxCount = Schedule.maxMatches
+    /// The most a count of decisions (or of a histogram's bucket) may hold: far above any
+    /// run's, low enough that the shards' counts add up without overflow.
+    static let maxDecisions = 100_000_000_000_000_000
+    /// The most worker threads a record may name (a machine's cores, resolved from 0, may
+    /// pass ``RunOptions/maxThreads``).
+    static let maxThreads = 65_536
+    /// The most seats a record's config may name: above any game's.
+    static let maxSeats = 256
+
+    /// Checks every number against what a run can write, so that no reader (status, the
+    /// report, resume, merge) meets a count it cannot hold or a time it cannot convert.
+    /// - Throws: naming the path, the key, the value found and the range accepted.
+    func checkNumbers(path: String) throws(InputError) {
+        let check = NumberCheck(path: path)
+        try check.count("config.seats", config.seats, 1...Self.maxSeats)
+        try check.count("config.blocks", config.blocks, 1...Self.maxCount)
+        try check.count("blocks", blocks, 0...Self.maxCount)
+        try check.count("blocksDone", blocksDone, 0...blocks, "0...blocks (\(blocks))")
+        try check.count("matchesDone", matchesDone, 0...Self.maxCount)
+        try check.count("matchesThisSession", matchesThisSession, 0...Self.maxCount)
+        try check.count("threads", threads, 0...Self.maxThreads)
+        try check.number("seconds", seconds, 0...1e9)
+        try check.number("matchesPerSecond", matchesPerSecond, 0...1e9)
+        try check.number("peakMemoryMB", peakMemoryMB, 0...1e9)
+        if let etaSeconds { try check.number("etaSeconds", etaSeconds, 0...1e15) }
+        if let resumedAtBlock { try check.count("resumedAtBlock", resumedAtBlock, 0...blocks, "0...blocks (\(blocks))") }
+        if let leader {
+            try check.number("leader.scoreShare", leader.scoreShare, 0...1)
+            try check.number("leader.low", leader.low, 0...1)
+            try check.number("leader.high", leader.high, 0...1)
+            try check.count("leader.matches", leader.matches, 0...Self.maxCount)
+        }
+        for (i, d) in (decisionTimes ?? []).enumerated() {
+            let key = "decisionTimes[\(i)]."
+            try check.count(key + "decisions", d.decisions, 0...Self.maxDecisions)
+            try check.count(key + "sampled", d.sampled, 0...Self.maxDecisions)
+            try check.number(key + "seconds", d.seconds, 0...1e12)
+            try check.number(key + "sampledSeconds", d.sampledSeconds, 0...1e9)
+            try check.number(key + "meanMicroseconds", d.meanMicroseconds, 0...1e15)
+            try check.number(key + "p99Microseconds", d.p99Microseconds, 0...1e15)
+            for (j, pair) in d.histogram.enumerated() {
+                let at = key + "histogram[\(j)]"
+                guard pair.count == 2 else {
+                    throw InputError("\(path): key '\(at)': \(pair.count) numbers; expected a pair [bucket, count]")
+                }
+                try check.count(at + "[0]", pair[0], 0...(DecisionTimes.bucketCount - 1), "a bucket 0...\(DecisionTimes.bucketCount - 1)")
+                try check.count(at + "[1]", pair[1], 0...Self.maxDecisions)
+            }
+        }
+        for (i, f) in (forfeits ?? []).enumerated() {
+            for (name, value) in [("timeout", f.timeout), ("crash", f.crash), ("illegal", f.illegal), ("malformed", f.malformed)] {
+                try check.count("forfeits[\(i)].\(name)", value, 0...Self.maxCount)
+            }
         }
     }
 
@@ -136,6 +198,34 @@ public struct RunRecord: Codable, Equatable, Sendable {
         leader = tally.leader()
         peakMemoryMB = Files.peakMemoryMB()
         updated = Self.now()
+    }
+}
+
+/// Range checks of the numbers of a file, with errors that name the file, the key, the
+/// value found and the range accepted.
+struct NumberCheck {
+    var path: String
+
+    func count(_ key: String, _ value: Int, _ range: ClosedRange<Int>, _ accepted: String? = nil) throws(InputError) {
+        guard range.contains(value) else {
+            throw InputError("\(path): key '\(key)': \(value) is out of range; expected a whole number in "
+                + (accepted ?? "\(range.lowerBound)...\(range.upperBound)"))
+        }
+    }
+
+    func number(_ key: String, _ value: Double, _ range: ClosedRange<Double>) throws(InputError) {
+        guard value.isFinite, range.contains(value) else {
+            throw InputError("\(path): key '\(key)': \(value) is out of range; expected a finite number in "
+                + "\(Self.text(range.lowerBound))...\(Self.text(range.upperBound))")
+        }
+    }
+
+    /// A bound as people write it: `0`, `1`, `1e9`.
+    static func text(_ x: Double) -> String {
+        if x == x.rounded(), abs(x) < 1e6 { return String(Int(x)) }
+        let exponent = Int(log10(abs(x)).rounded(.down))
+        let mantissa = x / pow(10, Double(exponent))
+        return (mantissa == 1 ? "1" : "\(mantissa)") + "e\(exponent)"
     }
 }
 

@@ -17,6 +17,10 @@ public struct RunOptions: Sendable {
     public var resume = false
     /// Replace the run in an existing folder.
     public var force = false
+    /// Resuming compact rows: cut the file at a damaged gzip member that intact members
+    /// follow, and play its blocks and every block after it again. Without it such a
+    /// resume stops and says what is lost; a damaged or torn last member is cut either way.
+    public var dropDamaged = false
     public var shard = Shard.whole
     public var quiet = false
     /// Store the rows compact (`matches.csv.gz`) or not; nil: the config's `compact`, else
@@ -147,7 +151,7 @@ public enum TournamentRunner {
             }
             let reader = try MatchesReader(path: matchesPath, layout: layout, expecting: shardBlocks, acceptsCorruptTail: true)
             while let block = try reader.nextBlock() { tally.add(block: block.rows) }
-            if let note = try cutTail(of: reader) { notes.append(note) }
+            if let note = try cutTail(of: reader, blocks: shardBlocks, dropDamaged: options.dropDamaged) { notes.append(note) }
             done = reader.blocksRead
             resumedAt = done
             startedAt = record.started
@@ -355,11 +359,15 @@ public enum TournamentRunner {
 
     /// Cuts what follows the last complete block of a file read to its end by `reader`:
     /// a torn line or unfinished block of `matches.csv`; a torn or corrupt last gzip member
-    /// of `matches.csv.gz` (its blocks are played again). Returns what was dropped, for
-    /// the notes; nil when nothing was.
+    /// of `matches.csv.gz` (its blocks are played again). A corrupt member that intact
+    /// members follow (damage, not a kill mid-write) is cut, with all after it, only with
+    /// `dropDamaged`. Returns what was dropped, for the notes; nil when nothing was.
+    /// - Parameter blocks: the blocks the file holds in order (the run's or its shard's).
     /// - Throws: when a complete member ends inside a block (oplab's members hold whole
-    ///   blocks), or the file cannot be truncated.
-    static func cutTail(of reader: MatchesReader) throws(InputError) -> String? {
+    ///   blocks), a damaged member has intact members after it and `dropDamaged` is off
+    ///   (naming the member, its blocks and theirs), or the file cannot be truncated;
+    ///   nothing is written before.
+    static func cutTail(of reader: MatchesReader, blocks: ShardBlocks, dropDamaged: Bool) throws(InputError) -> String? {
         let path = reader.path
         switch reader.source.format {
         case .plain:
@@ -377,6 +385,18 @@ public enum TournamentRunner {
             }
             let kept = reader.source.completeLength
             guard length > kept else { return nil }
+            if case .corrupt(let why) = reader.source.damage,
+               let after = try GzipMemberReader.followers(of: path, after: kept) {
+                let lost = damagedMember(reader, why: why, followers: after, blocks: blocks)
+                guard dropDamaged else {
+                    throw InputError("\(path): \(lost.text). --resume stops here rather than throw them away: pass --drop-damaged to "
+                        + "cut the file at that member and play every block from \(lost.from) on again, or --force to play the whole run again")
+                }
+                try truncate(path, to: kept)
+                return "dropped \(length - kept) bytes of matches.csv.gz from its damaged gzip member \(reader.source.membersRead + 1) "
+                    + "(at byte \(kept); \(why)) to the end, with the \(after.members) intact members after it (--drop-damaged): "
+                    + "every block from \(lost.from) on is played again"
+            }
             try truncate(path, to: kept)
             return switch reader.source.damage {
             case .corrupt(let why):
@@ -385,6 +405,34 @@ public enum TournamentRunner {
                 "dropped \(length - kept) bytes of a torn gzip member at the end of matches.csv.gz; its blocks are played again"
             }
         }
+    }
+
+    /// What a damaged member followed by intact ones holds, in words: its number and byte
+    /// offset, the blocks it held and those of the members after it (read from their first
+    /// and last rows); and the first block lost with it (`block 1200`).
+    private static func damagedMember(_ reader: MatchesReader, why: String, followers after: GzipMemberReader.Followers,
+                                      blocks: ShardBlocks) -> (text: String, from: String) {
+        let lostAt = reader.blocksRead
+        let first = lostAt < blocks.count ? blocks[lostAt] : nil
+        let from = first.map { "block \($0)" } ?? "the end of the run"
+        var text = "gzip member \(reader.source.membersRead + 1) (counting the header's as the first), at byte "
+            + "\(reader.source.completeLength), is damaged (\(why))"
+        // The position in `blocks` of the block a row names.
+        func position(ofRow row: [UInt8]) -> Int? {
+            guard let fields = CSV.fields(Substring(String(decoding: row, as: UTF8.self))), fields.count > 1,
+                  let block = Int(fields[1]), block >= blocks.offset, (block - blocks.offset) % blocks.step == 0 else { return nil }
+            let p = (block - blocks.offset) / blocks.step
+            return p < blocks.count ? p : nil
+        }
+        let members = "\(after.members) intact member\(after.members == 1 ? "" : "s")"
+        if let first, let start = position(ofRow: after.firstRow), let end = position(ofRow: after.lastRow), start > lostAt, end >= start {
+            let held = start - lostAt
+            text += "; it held \(held == 1 ? "block \(first)" : "\(held) blocks, \(first) to \(blocks[start - 1])"), and the \(members) "
+                + "after it hold \(end - start + 1) more, blocks \(blocks[start]) to \(blocks[end])"
+        } else {
+            text += "; the blocks from \(from) on were in it, and \(members) (\(after.rows) rows) follow it"
+        }
+        return (text, from)
     }
 
     static func truncate(_ path: String, to length: Int) throws(InputError) {

@@ -70,6 +70,13 @@ package struct TuningJournal {
                   let matches = Int(f[width - 3]), let share = Double(f[width - 2]), let objective = Double(f[width - 1]) else {
                 throw InputError("\(at): expected measurement \(offset + 1) with \(width) fields; pass --force to start over")
             }
+            guard (1...RunRecord.maxCount).contains(iteration), (0...RunRecord.maxCount).contains(matches),
+                  share.isFinite, (0...1).contains(share), objective.isFinite else {
+                throw InputError("\(at): measurement \(m): iteration \(f[1]), matches \(f[width - 3]), score_share \(f[width - 2]), "
+                    + "objective \(f[width - 1]) are out of range; expected an iteration and a count of matches in "
+                    + "1...\(RunRecord.maxCount) and 0...\(RunRecord.maxCount), a score share in 0...1 and a finite objective; "
+                    + "pass --force to start over")
+            }
             journal.entries.append(Entry(measurement: m, iteration: iteration, probe: f[2], values: Array(f[3..<(3 + parameters.count)]),
                                          matches: matches, share: share, objective: objective))
         }

@@ -55,7 +55,7 @@ public struct TuningParameter: Sendable, Equatable {
                                  + "(\(Calibration.number(count, 4)) steps); use a step that divides HIGH - LOW")
             }
             guard count.rounded() <= Double(Self.maximumGridSize - 1) else {
-                throw InputError("tuning parameter \(name): the step \(s) makes \(Int(count.rounded()) + 1) grid points; "
+                throw InputError("tuning parameter \(name): the step \(s) makes \(count < 1e15 ? String(Int(count.rounded()) + 1) : "more than 10^15") grid points; "
                                  + "at most \(Self.maximumGridSize) are accepted, use a wider step")
             }
         }

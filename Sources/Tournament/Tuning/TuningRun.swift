@@ -97,6 +97,12 @@ public enum TuningRun {
                     + "(\(difference)); resume with the same flags, or pass --force to start over")
             }
             let (read, note) = try TuningJournal.resume(journalPath, parameters: request.parameters)
+            // Each measurement of a request plays as many matches: checked before anything is written.
+            if let entry = read.entries.first(where: { $0.matches != request.matchesPerMeasurement }) {
+                throw InputError("\(journalPath):\(entry.measurement + 1): measurement \(entry.measurement) holds \(entry.matches) "
+                    + "matches, but a measurement of this request plays \(request.matchesPerMeasurement): the file was made by "
+                    + "another version or request; pass --force to start over")
+            }
             journal = read
             if let note { notes.append(note) }
             state.started = earlier.started

@@ -129,9 +129,39 @@ public struct TuningState: Codable, Equatable, Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError("\(path) is missing: \(directory) holds no tuning\(advice == nil ? "" : " to resume")\(then)")
         }
-        do { return try JSONDecoder().decode(TuningState.self, from: data) } catch {
+        let state: TuningState
+        do { state = try JSONDecoder().decode(TuningState.self, from: data) } catch {
             throw InputError("\(path): not a tuning's record (\(Files.reason(error)))\(then)")
         }
+        try state.check(path: path)
+        return state
+    }
+
+    /// Checks the shape of the identity, the status and every number against what a
+    /// tuning writes, so that no reader (status, the report, resume) meets a count it
+    /// cannot hold or a rate it cannot convert.
+    /// - Throws: naming the path, the key, the value found and what is accepted.
+    func check(path: String) throws(InputError) {
+        for (i, field) in identity.fields.enumerated() where field.count != 2 {
+            throw InputError("\(path): key 'identity.fields[\(i)]': \(field.count) strings; expected a pair [name, value]")
+        }
+        guard ["running", "complete"].contains(status) else {
+            throw InputError("\(path): key 'status': '\(status)'; expected running or complete")
+        }
+        let check = NumberCheck(path: path)
+        let most = RunRecord.maxCount
+        try check.count("iterations", iterations, 0...most)
+        try check.count("iterationsDone", iterationsDone, 0...iterations, "0...iterations (\(iterations))")
+        try check.count("measurements", measurements, 0...most)
+        try check.count("measurementsDone", measurementsDone, 0...most)
+        try check.count("matches", matches, 0...most)
+        try check.count("matchesDone", matchesDone, 0...most)
+        try check.count("matchesThisSession", matchesThisSession, 0...most)
+        try check.count("threads", threads, 0...RunRecord.maxThreads)
+        try check.number("seconds", seconds, 0...1e9)
+        try check.number("matchesPerSecond", matchesPerSecond, 0...1e9)
+        if let etaSeconds { try check.number("etaSeconds", etaSeconds, 0...1e15) }
+        if let currentShare { try check.number("currentShare", currentShare, 0...1) }
     }
 }
 
