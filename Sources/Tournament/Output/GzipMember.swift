@@ -182,13 +182,13 @@ final class GzipMemberReader {
         defer { try? handle.close() }
         var position = start + 1  // file offset of window[0]
         do { try handle.seek(toOffset: UInt64(position)) } catch {
-            throw InputError("cannot read '\(path)': \(error.localizedDescription)")
+            throw InputError("cannot read '\(path)': \(Files.reason(error))")
         }
         var window: [UInt8] = []
         while true {
             let chunk: Data
             do { chunk = try handle.read(upToCount: Self.chunk) ?? Data() } catch {
-                throw InputError("cannot read '\(path)': \(error.localizedDescription)")
+                throw InputError("cannot read '\(path)': \(Files.reason(error))")
             }
             window += chunk
             var candidates: [Int] = []
