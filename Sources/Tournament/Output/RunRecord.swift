@@ -87,9 +87,9 @@ public struct RunRecord: Codable, Equatable, Sendable {
     ///   wrong type: the error names the path and the key (`config.seats`).
     public static func read(from directory: String) throws(InputError) -> RunRecord {
         let path = directory + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputError("\(directory) is not a results folder: no \(fileName)")
-        }
+        guard PathKind(of: path) != .missing else { throw InputError("\(directory) is not a results folder: no \(fileName)") }
+        // A record is a few kilobytes: one of more than 16 MiB is not one.
+        let data = Data(try BoundedFile.contents(path, limit: 16 << 20, what: "the run's record"))
         func key(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
             (codingPath + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }
                 .joined().replacingOccurrences(of: ".[", with: "[").trimmingPrefix(".").description

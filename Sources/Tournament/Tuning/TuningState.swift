@@ -126,9 +126,10 @@ public struct TuningState: Codable, Equatable, Sendable {
     public static func read(from directory: String, advice: String? = "pass --force to start over") throws(InputError) -> TuningState {
         let path = directory + "/" + fileName
         let then = advice.map { "; \($0)" } ?? ""
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard PathKind(of: path) != .missing else {
             throw InputError("\(path) is missing: \(directory) holds no tuning\(advice == nil ? "" : " to resume")\(then)")
         }
+        let data = Data(try BoundedFile.contents(path, limit: 16 << 20, what: "the tuning's record"))
         let state: TuningState
         do { state = try JSONDecoder().decode(TuningState.self, from: data) } catch {
             throw InputError("\(path): not a tuning's record (\(Files.reason(error)))\(then)")
