@@ -70,14 +70,17 @@ struct SPRTCommand: ParsableCommand {
                             + "H0 \(bound(settings.elo0)), H1 \(bound(settings.elo1)), alpha \(settings.alpha), beta \(settings.beta); "
                             + "bounds \(f(settings.lowerBound, 3)) .. \(f(settings.upperBound, 3)); at most \(plan.config.blocks * 2) matches")
             var lastPrint = Date()
-            let test = try TournamentRunner.runSPRT(plan, settings: settings,
-                                                    options: RunOptions(directory: out, threads: workers.threads, force: output.force, quiet: true)) {
+            var options = RunOptions(directory: out, threads: workers.threads, force: output.force, quiet: true)
+            options.stopsOnSignal = true
+            let test = try TournamentRunner.runSPRT(plan, settings: settings, options: options) {
                 [output] counts, verdict in
                 if verdict != .undecided || Date().timeIntervalSince(lastPrint) >= 2 {
                     lastPrint = Date()
                     output.progress(Self.status(counts, settings))
                 }
             }
+            try exitIfInterrupted(test.result, resumed: false,
+                                  advice: "the test had not decided; oplab sprt does not resume: run it again with --force to start over")
             decision = test.decision
             let counts = test.counts
             print("\(Self.verdict(decision, settings)) after \(counts.matches) matches (\(counts.blocks) game pairs): "
