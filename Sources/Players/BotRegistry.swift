@@ -1,11 +1,12 @@
-import Dispatch
 import Glibc
+import LabCore
 import Synchronization
 
 /// Every bot process group alive, so that none outlives oplab (player protocol,
 /// "Guarantees"): they are killed when oplab exits (`atexit`) and on SIGINT, SIGTERM and
-/// SIGHUP, whose handlers run on a Dispatch queue (not in signal context, so they may
-/// take the lock), kill the groups, then exit as the signal would have.
+/// SIGHUP, whose handlers (``Interruption``) run on a Dispatch queue (not in signal
+/// context, so they may take the lock) and kill the groups; then the process exits as
+/// the signal would have, or a run that stops cleanly writes what it has first.
 ///
 /// A bot runs in a process group of its own, so a terminal's Ctrl-C reaches oplab only
 /// and oplab decides. After `kill -9` of oplab nothing can run: a bot then reads the end
@@ -18,7 +19,6 @@ enum BotRegistry {
     }
     private static let groups = Mutex(Groups())
     private static let installed = Mutex(false)
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
     /// Starts a bot with `spawn` and registers its group in one step under the lock, so
     /// a signal's ``killAll()`` either sees the new group or comes first and stops it
@@ -62,15 +62,6 @@ enum BotRegistry {
         // fails with EPIPE instead, a fault of the bot.
         signal(SIGPIPE, SIG_IGN)
         atexit { BotRegistry.killAll(closing: true) }
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                killAll(closing: true)
-                _exit(128 + sig)
-            }
-            source.resume()
-            sources.append(source)
-        }
+        Interruption.onSignal { killAll(closing: true) }
     }
 }

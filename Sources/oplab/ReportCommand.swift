@@ -63,13 +63,13 @@ func writeReport(directory: String, out: String? = nil) throws(InputError) -> St
     return path
 }
 
-/// The page of `directory`: of the whole run, or, for a run still playing or killed
-/// before its end, of its complete blocks so far (``TournamentSnapshot``, summarised
+/// The page of `directory`: of the whole run, or, for a run still playing, killed or
+/// interrupted before its end, of its complete blocks so far (``TournamentSnapshot``, summarised
 /// into a scratch folder; the results folder is only read).
 func reportPage(directory: String) throws(InputError) -> (html: String, findings: [Finding]) {
     let record = try? RunRecord.read(from: directory)
     let documented = record.flatMap { try? Catalog.game(named: $0.config.game) }?.documentedCPU
-    guard let record, record.status == .running else {
+    guard let record, record.status == .running || record.status == .interrupted else {
         return try TournamentReport.page(directory: directory, drawings: Catalog.boardDrawings, documentedCPU: documented)
     }
     let plan = try Catalog.plan(try TournamentMerge.config(of: directory), startingBots: false)

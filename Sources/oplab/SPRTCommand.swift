@@ -72,6 +72,7 @@ struct SPRTCommand: ParsableCommand {
             var lastPrint = Date()
             var options = RunOptions(directory: out, threads: workers.threads, force: output.force, quiet: true)
             options.folderFlags = .force  // a test is not resumed: it starts over
+            options.stopsOnSignal = true
             let test = try TournamentRunner.runSPRT(plan, settings: settings, options: options) {
                 [output] counts, verdict in
                 if verdict != .undecided || Date().timeIntervalSince(lastPrint) >= 2 {
@@ -79,6 +80,8 @@ struct SPRTCommand: ParsableCommand {
                     output.progress(Self.status(counts, settings))
                 }
             }
+            try exitIfInterrupted(test.result, resumed: false,
+                                  advice: "the test had not decided; oplab sprt does not resume: run it again with --force to start over")
             decision = test.decision
             let counts = test.counts
             print("\(Self.verdict(decision, settings)) after \(counts.matches) matches (\(counts.blocks) game pairs): "

@@ -10,7 +10,8 @@ struct StatusCommand: ParsableCommand {
         abstract: "How far runs are: one results folder, or many shard folders.",
         discussion: """
             Reads each folder's run.json, which a running tournament rewrites every few \
-            seconds, and prints one line per folder: running, complete or stopped; blocks done of \
+            seconds, and prints one line per folder: running, complete, stopped or interrupted (by \
+            Ctrl-C or SIGTERM; --resume continues it); blocks done of \
             the total; matches/s; ETA; the leader's score share with its 95 % interval over \
             blocks; forfeits. A running folder not updated for --stalled-after seconds, or that no \
             process on this machine holds, is marked STALLED (`oplab tournament ... --resume` \

@@ -35,7 +35,7 @@ struct TournamentCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Master seed, overriding the config.", transform: CommandLineNumbers.seed)
     var seed: UInt64?
 
-    @Flag(help: "Finish the run in an existing results folder (after a crash or kill).")
+    @Flag(help: "Finish the run in an existing results folder (after Ctrl-C, a crash or a kill).")
     var resume = false
 
     @Flag(help: ArgumentHelp("With --resume of compact rows: cut matches.csv.gz at a damaged gzip member that intact members follow, "
@@ -68,6 +68,7 @@ struct TournamentCommand: ParsableCommand {
             let lock = try TournamentRunner.holdFolder(of: plan, options: options)
             defer { withExtendedLifetime(lock) {} }
             let result = try TournamentRunner.run(plan, options: options)
+            try exitIfInterrupted(result, resumed: options.resume)
             print(result.table.joined(separator: "\n"))
             print("\(result.matchesPlayed) matches this session on \(result.threads) thread\(result.threads == 1 ? "" : "s"), "
                   + "\(Int(result.matchesPerSecond.rounded())) matches/s; results in \(result.directory)")
@@ -88,6 +89,7 @@ struct TournamentCommand: ParsableCommand {
         var options = RunOptions(directory: out, threads: threads, resume: resume, force: output.force, shard: shard, quiet: output.quiet,
                                  compact: compact)
         options.dropDamaged = dropDamaged
+        options.stopsOnSignal = true
         return (plan, options)
     }
 
@@ -136,6 +138,25 @@ struct MergeCommand: ParsableCommand {
             try reportAfterRun(result.directory, quiet: false, page: true)
         }
     }
+}
+
+/// Ends the command as the signal that stopped the run would have (exit 128 + n), after
+/// one line on stderr saying how far it got and how to continue; returns when no signal
+/// came. A signal that came as the last block was written leaves a complete run.
+/// - Parameters:
+///   - resumed: whether the command was a `--resume` (the advice is then to run it again).
+///   - advice: what to do next instead of the tournament's (`run the same command with --resume`).
+func exitIfInterrupted(_ result: RunResult, resumed: Bool, advice: String? = nil) throws {
+    guard let signal = result.interruption?.signal ?? Interruption.signal else { return }
+    let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
+    if let stop = result.interruption {
+        printError("interrupted (\(name)) after \(stop.blocksDone) of \(stop.blocks) blocks; \(result.directory) holds them; "
+                   + (advice ?? (resumed ? "run the same command again to continue" : "run the same command with --resume to continue")))
+    } else {
+        printError("interrupted (\(name)) as the run ended: \(result.directory) holds it whole; no report was written "
+                   + "(`oplab report \(result.directory)` draws it)")
+    }
+    throw ExitCode(128 + signal)
 }
 
 /// The exit status of a run whose results are complete but whose `report.html` could

@@ -1,5 +1,6 @@
 import Foundation
 import LabCore
+import Synchronization
 import Testing
 @testable import Tournament
 
@@ -279,6 +280,48 @@ struct CompactResultsTests {
             try Self.run(plan, in: folder + "/compact", threads: 2) { block, _ in block == 37 }
             try Self.expectSameRows(folder + "/compact", as: folder + "/plain")
             #expect(try RunRecord.read(from: folder + "/compact").status == .stopped)
+        }
+    }
+
+    @Test("a run stopped by a signal keeps the blocks written (compact: up to its last member), says so in run.json and the result; --resume gives the same bytes",
+          arguments: [false, true])
+    func interruptedRun(compact: Bool) throws {
+        let plan = try Self.plan()
+        try Self.scratch { folder in
+            let complete = folder + "/complete", out = folder + "/out"
+            try Self.run(plan, in: complete, compact: compact)
+            // The signal comes as block 151 is about to be written (polled before each block);
+            // compact, the blocks gathered since the last member are dropped.
+            var ends = [0]
+            if compact {
+                let reader = try GzipMemberReader(path: complete + "/matches.csv.gz")
+                while let member = try reader.nextMember() { ends.append(ends.last! + member.count { $0 == 0x0A } / 4) }
+            }
+            let expected = compact ? ends.last { $0 <= 151 }! : 151
+            let seen = Mutex(0)
+            var options = RunOptions(directory: out, threads: 2, quiet: true, compact: compact)
+            options.memberBytes = 1024
+            options.stopRequest = { seen.withLock { count in
+                count += 1
+                return count > 151 ? SIGINT : nil
+            } }
+            let stopped = try TournamentRunner.run(plan, options: options)
+            let record = try RunRecord.read(from: out)
+            let rows = compact ? try Self.rows(out + "/matches.csv.gz") : try Self.bytes(out + "/matches.csv")
+            let onDisk = rows.count { $0 == 0x0A } / 4
+            #expect(record.status == .interrupted && record.blocksDone == onDisk && record.matchesDone == 2 * onDisk)
+            #expect(stopped.interruption == RunInterruption(signal: SIGINT, blocksDone: onDisk, blocks: 300))
+            #expect(record.leader?.matches == 2 * onDisk, "the leader of the blocks written")
+            #expect(onDisk == expected && (!compact || expected < 151), "\(onDisk) blocks on disk, \(expected) expected")
+            #expect(!FileManager.default.fileExists(atPath: out + "/summary.csv"))
+
+            options.stopRequest = nil
+            options.resume = true
+            let resumed = try TournamentRunner.run(plan, options: options)
+            #expect(resumed.notes.contains("resuming \(out) at block \(onDisk) of 300"), "\(resumed.notes)")
+            let file = compact ? "/matches.csv.gz" : "/matches.csv"
+            #expect(try Self.bytes(out + file) == Self.bytes(complete + file))
+            for name in Self.summaries { #expect(try Self.bytes(out + "/" + name) == Self.bytes(complete + "/" + name), "\(name)") }
         }
     }
 

@@ -18,6 +18,9 @@ final class MatchesWriter {
     private let members: GzipMemberPipeline?
     private let memberBytes: Int
     private var buffer: [UInt8] = []
+    /// Compact: the blocks gathered for the next member, not yet submitted (0 right after
+    /// a block completes a member; always 0 for plain rows, each written at once).
+    private(set) var gatheredBlocks = 0
 
     /// Opens `path` (which exists: ``create(_:format:header:)``) to append to.
     /// - Parameter compressors: threads compressing members at once (compact).
@@ -61,11 +64,24 @@ final class MatchesWriter {
     func append(_ bytes: [UInt8]) -> String? {
         guard let members else { return handle.flatMap { Files.append(bytes, to: $0) } }
         buffer += bytes
+        gatheredBlocks += 1
         if buffer.count >= memberBytes {
             members.submit(buffer)
             buffer.removeAll(keepingCapacity: true)
+            gatheredBlocks = 0
         }
         return members.failure
+    }
+
+    /// Drops the blocks gathered for the next member (a run that stops on a signal: a
+    /// member written now would end where an uninterrupted run's does not, so `--resume`
+    /// plays them again instead). Returns how many were dropped.
+    func dropGathered() -> Int {
+        defer {
+            buffer.removeAll()
+            gatheredBlocks = 0
+        }
+        return gatheredBlocks
     }
 
     /// Compresses and writes what is gathered, and waits until every member is written.
@@ -75,6 +91,7 @@ final class MatchesWriter {
         if !buffer.isEmpty {
             members.submit(buffer)
             buffer.removeAll()
+            gatheredBlocks = 0
         }
         return members.finish()
     }

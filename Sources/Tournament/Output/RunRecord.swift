@@ -65,7 +65,10 @@ public struct RunRecord: Codable, Equatable, Sendable {
         public var malformed: Int
     }
 
-    public enum Status: String, Codable, Sendable { case running, complete, stopped }
+    /// `running` while it plays (or after a kill), `complete`, `stopped` by its test
+    /// (SPRT) or a broken bot, `interrupted` by SIGINT or SIGTERM (the blocks done are
+    /// in the files; `--resume` continues).
+    public enum Status: String, Codable, Sendable { case running, complete, stopped, interrupted }
 
     public static let fileName = "run.json"
 

@@ -40,7 +40,7 @@ public struct RunStatus: Sendable {
         case .running:
             parts.append("\(NumberText.grouped(Int(r.matchesPerSecond.rounded()))) matches/s")
             parts.append("ETA \(r.etaSeconds.map(Progress.clock) ?? "?")")
-        case .complete, .stopped:
+        case .complete, .stopped, .interrupted:
             parts.append("\(NumberText.grouped(r.matchesDone)) matches")
             parts.append("last session \(Progress.clock(r.seconds)) at \(NumberText.grouped(Int(r.matchesPerSecond.rounded()))) matches/s")
         }
@@ -51,6 +51,7 @@ public struct RunStatus: Sendable {
         let forfeits = (r.forfeits ?? []).reduce(0) { $0 + $1.timeout + $1.crash + $1.illegal + $1.malformed }
         if forfeits > 0 { parts.append("\(NumberText.grouped(forfeits)) forfeits") }
         var text = parts.joined(separator: ", ")
+        if r.status == .interrupted { text += "; --resume continues it" }
         if isStalled(after: stalledAfter) {
             let since = age.map { "no update for \(Progress.clock($0))" } ?? "no update time recorded"
             text += "; STALLED: \(since)" + (holder == nil ? " and no process holds the folder (kill -9 or a lost node? --resume continues it)" : "")

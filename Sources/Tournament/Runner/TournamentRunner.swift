@@ -34,6 +34,14 @@ public struct RunOptions: Sendable {
     public var statusInterval: TimeInterval = 2
     /// The flags the command offers for an existing folder, which the errors advise.
     public var folderFlags: FolderFlags = [.resume, .force]
+    /// Stop cleanly on a first SIGINT or SIGTERM (``Interruption``): no block is started
+    /// after it, the blocks written stand, run.json says `interrupted` with the blocks
+    /// done, and the result says so (``RunResult/interruption``). Without it a signal ends
+    /// the process at once, as a kill does (`--resume` continues either way).
+    public var stopsOnSignal = false
+    /// What asks the run to stop, polled before each block is written (tests); nil: a
+    /// signal, with ``stopsOnSignal``.
+    package var stopRequest: (@Sendable () -> Int32?)?
 
     public init(directory: String? = nil, threads: Int? = nil, resume: Bool = false, force: Bool = false,
                 shard: Shard = .whole, quiet: Bool = false, compact: Bool? = nil) {
@@ -58,6 +66,16 @@ public struct RunResult: Sendable {
     public var table: [String]
     /// What happened to an existing folder ("resumed at block 40 of 100", ...).
     public var notes: [String]
+    /// Set when a signal stopped the run (``RunOptions/stopsOnSignal``).
+    public var interruption: RunInterruption? = nil
+}
+
+/// A run stopped by SIGINT or SIGTERM: the signal, and the blocks the folder holds of
+/// the run's (or shard's).
+public struct RunInterruption: Sendable, Equatable {
+    public var signal: Int32
+    public var blocksDone: Int
+    public var blocks: Int
 }
 
 /// Runs a tournament plan into a results folder: `matches.csv` (or compact,
@@ -107,8 +125,20 @@ public enum TournamentRunner {
     /// - Throws: ``InputError`` for a folder that holds another run, a run that cannot
     ///   be resumed, or a file that cannot be written; nothing is written before the
     ///   folder checks pass.
+    ///
+    /// With ``RunOptions/stopsOnSignal``, a first SIGINT or SIGTERM stops the run after the
+    /// block being written: a compact run drops the blocks gathered for its next member
+    /// (a member written now would end where an uninterrupted run's does not), run.json
+    /// says `interrupted` with the blocks the files hold (its leader, forfeits and times
+    /// of those blocks), no summary is written, and ``RunResult/interruption`` says so.
     public static func run(_ plan: TournamentPlan, options: RunOptions,
                            onBlock: ((_ block: Int, _ scores: [Double?]) -> Bool)? = nil) throws(InputError) -> RunResult {
+        guard options.stopsOnSignal else { return try play(plan, options: options, onBlock: onBlock) }
+        return try Interruption.stoppable { () throws(InputError) -> RunResult in try play(plan, options: options, onBlock: onBlock) }
+    }
+
+    private static func play(_ plan: TournamentPlan, options: RunOptions,
+                             onBlock: ((_ block: Int, _ scores: [Double?]) -> Bool)?) throws(InputError) -> RunResult {
         let directory = directory(for: plan, options: options)
         let layout = MatchesLayout(plan: plan)
         let shardBlocks = plan.schedule.blocks(shard: options.shard)
@@ -198,6 +228,12 @@ public enum TournamentRunner {
         var playedBlocks = 0
         var failure: InputError?
         var stopped = false
+        // A signal that stopped the run; what the files hold when it came (compact: up to
+        // the last member written, the blocks gathered after it being dropped).
+        let stopRequest = options.stopRequest ?? (options.stopsOnSignal ? { Interruption.signal } : { nil })
+        var interruptedBy: Int32?
+        let compactRows = format == .compact
+        var committed = (tally: tally, played: 0, times: times)
         let entrantCount = plan.entrantNames.count
         // Per entrant, its forfeits in a row so far (match order); the entrant that
         // reached the limit, and the kind of its last forfeit.
@@ -211,6 +247,10 @@ public enum TournamentRunner {
                                layout.playBlock(block, master: master, seatings: seatings[min(worker, seatings.count - 1)], buffer: &buffer)
                            },
                            emit: { _, played in
+                               if let signal = stopRequest() {
+                                   interruptedBy = signal
+                                   return false
+                               }
                                if let problem = output.append(played.bytes) {
                                    failure = InputError("cannot append to \(matchesPath): \(problem)")
                                    return false
@@ -218,6 +258,7 @@ public enum TournamentRunner {
                                playedBlocks += 1
                                tally.add(block: played.rows)
                                times.add(played.decisions)
+                               if compactRows && output.gatheredBlocks == 0 { committed = (tally, playedBlocks, times) }
                                progress.add(block: played.rows, seats: plan.schedule.seats)
                                // An entrant sits once per match: its row says whether it forfeited.
                                for row in played.rows {
@@ -262,11 +303,33 @@ public enum TournamentRunner {
                            })
         progress.finish()
         // The rows gathered for a compact member are whole blocks: written whatever
-        // stopped the run.
+        // stopped the run, but a signal (see run).
+        if interruptedBy != nil { _ = output.dropGathered() }
         let unwritten = output.finish()
         if let failure { throw failure }
         if let unwritten { throw InputError("cannot append to \(matchesPath): \(unwritten)") }
         let seconds = Date().timeIntervalSince(clock)
+        let matchesPerBlock = plan.schedule.matchesPerBlock
+
+        if let signal = interruptedBy {
+            let kept = compactRows ? committed : (tally: tally, played: playedBlocks, times: times)
+            record.status = .interrupted
+            record.blocksDone = kept.tally.blocks
+            record.matchesDone = kept.tally.blocks * matchesPerBlock
+            record.seconds = seconds
+            record.matchesThisSession = kept.played * matchesPerBlock
+            record.matchesPerSecond = seconds > 0 ? Double(record.matchesThisSession) / seconds : 0
+            record.peakMemoryMB = Files.peakMemoryMB()
+            record.forfeits = kept.tally.forfeitRecords
+            record.decisionTimes = kept.times.records(entrants: plan.entrantNames)
+            record.updated = RunRecord.now()
+            record.etaSeconds = nil
+            record.leader = kept.tally.leader()
+            try record.write(to: directory)
+            return RunResult(directory: directory, blocksPlayed: kept.played, matchesPlayed: record.matchesThisSession,
+                             matchesPerSecond: record.matchesPerSecond, threads: threads, table: [], notes: notes,
+                             interruption: RunInterruption(signal: signal, blocksDone: kept.tally.blocks, blocks: shardBlocks.count))
+        }
 
         // 3. The summaries.
         guard tally.blocks == shardBlocks.count || stopped else {
