@@ -126,6 +126,7 @@ struct TuneCLITests {
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("is a folder of other files ('notes.txt'), not a results folder"), "\(refused.stderr)")
         #expect(FileManager.default.fileExists(atPath: foreign + "/notes.txt"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: foreign) == ["notes.txt"], "a refused --force left a lock file")
     }
 
     @Test("bad input: a clear error, exit 2, and no folder made", arguments: [

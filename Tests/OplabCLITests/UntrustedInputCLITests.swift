@@ -69,4 +69,19 @@ struct UntrustedInputCLITests {
         #expect(root.stderr.hasPrefix("error: --out /: / is a folder of other files ("))
         #expect(!FileManager.default.fileExists(atPath: "/.oplab.lock"))
     }
+
+    @Test("a merge refused after it took its folder (a shard's rows cut short) removes the folder it made; none is left")
+    func refusedMergeLeavesNoFolder() throws {
+        let scratch = try Scratch("merge-refused")
+        defer { scratch.remove() }
+        let config = try scratch.config("name: t\ngame: connect4\nentrants:\n  - {name: a, strategy: random}\n  - {name: b, strategy: random}\nblocks: 6\n")
+        let shards = try runShards(config, in: scratch, "--no-report", "--no-compact")
+        // Shard 2 loses its last block: its header still reads, the merge fails while writing.
+        let rows = shards[1] + "/matches.csv"
+        let lines = try String(contentsOfFile: rows, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        try (lines.dropLast(3).joined(separator: "\n") + "\n").write(toFile: rows, atomically: true, encoding: .utf8)
+        let merge = try runArray(["merge"] + shards + ["--out", scratch("merged")])
+        #expect(merge.status == 2, "\(merge.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch("merged")), "the refused merge left its folder")
+    }
 }
