@@ -29,6 +29,13 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try reportingInputErrors {
+            // A learning's folder: its page, written whole beside the files.
+            if LearningReport.isLearning(directory) {
+                let path = out ?? directory + "/report.html"
+                try writeWhole(try LearningReport.html(folder: directory), to: path, what: "the report", label: out.map { "--out \($0)" })
+                print("wrote \(path)")
+                return
+            }
             // A tuning's folder: its page, written whole (atomically) beside the files.
             if TuningReport.isTuning(directory) {
                 let path = out ?? directory + "/report.html"

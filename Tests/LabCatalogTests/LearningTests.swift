@@ -74,6 +74,8 @@ struct LearningTests {
         for name in ["best.model", "checkpoint.bin"] {
             #expect(Self.bytes(straight + "/" + name) == Self.bytes(stepwise + "/" + name), "\(name) differs")
         }
+        let page = try String(contentsOfFile: stepwise + "/report.html", encoding: .utf8)
+        #expect(page.contains("<h1>Learning connect4 by self-play</h1>") && page.contains("id=\"gate\"") && page.contains("id=\"losses\""))
         let csv = try String(contentsOfFile: stepwise + "/generations.csv", encoding: .utf8).split(separator: "\n")
         #expect(csv.count == 3 && csv[1].hasPrefix("1,") && csv[2].hasPrefix("2,"))
     }

@@ -3,6 +3,7 @@ import Evaluators
 import Foundation
 import LabCore
 import Search
+import Reports
 import Tournament
 
 /// What `oplab learn` asks for.
@@ -163,6 +164,8 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             state.generation = generation
             state.records = records
             try folder.checkpoint(state)
+            // The page, drawn from the files just written (oplab report draws it again).
+            try Files.writeAtomically(try LearningReport.html(folder: options.directory), to: folder.path("report.html"))
         }
         try folder.finish()
         return records
