@@ -102,6 +102,8 @@ public final class GumbelSearch<State: GameState> {
     private var rootLegal: [Int] = []
     private var sampler: ((inout LabRandom) -> State)?
     private var rng = LabRandom(seed: 0)
+    /// The root noise of the decision under way.
+    private var noise = 0.0
     private var buffer = ActionBuffer()
     public private(set) var isDone = false
     /// The chosen action, once done.
@@ -118,7 +120,11 @@ public final class GumbelSearch<State: GameState> {
 
     /// Starts a decision for `seat` in `state` (a full state consistent with the seat's
     /// observation; for hidden state, `sample` draws others for the simulations).
-    public func begin(state: State, seat: Int, legal: ActionBuffer, rng: LabRandom, sample: ((inout LabRandom) -> State)? = nil) {
+    /// - Parameter gumbelScale: the root noise of this decision (nil: the settings'), for
+    ///   self-play's schedule: noise in the opening, none after it.
+    public func begin(state: State, seat: Int, legal: ActionBuffer, rng: LabRandom, gumbelScale: Double? = nil,
+                      sample: ((inout LabRandom) -> State)? = nil) {
+        noise = gumbelScale ?? settings.gumbelScale
         nodes.removeAll(keepingCapacity: true)
         logitStore.removeAll(keepingCapacity: true)
         valueStore.removeAll(keepingCapacity: true)
@@ -180,7 +186,7 @@ public final class GumbelSearch<State: GameState> {
     private func startRoot() {
         let root = nodes[0]
         for action in rootLegal {
-            let g = settings.gumbelScale > 0 ? settings.gumbelScale * Self.gumbel(&rng) : 0
+            let g = noise > 0 ? noise * Self.gumbel(&rng) : 0
             candidates.append((action, g, Double(logitStore[Int(root.logits) + action]), -1))
         }
         let m = min(settings.considered, candidates.count)

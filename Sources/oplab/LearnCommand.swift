@@ -38,6 +38,10 @@ struct LearnCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Simulations of a full search (a cheap one has a quarter).", transform: CommandLineNumbers.integer)
     var sims: Int = 32
 
+    @Option(name: .customLong("explore-moves"), parsing: .unconditional,
+            help: "Moves of each self-play game played with Gumbel noise at the root; the rest without.", transform: CommandLineNumbers.integer)
+    var exploreMoves: Int = 12
+
     @Option(parsing: .unconditional, help: "Width of the network's trunk.", transform: CommandLineNumbers.integer)
     var width: Int = 128
 
@@ -109,6 +113,7 @@ struct LearnCommand: ParsableCommand {
         guard generations >= 1 && generations <= 100_000 else { throw InputError("--generations \(generations): expected 1...100000") }
         guard games >= 1 && games <= 1_000_000 else { throw InputError("--games \(games): expected 1...1000000") }
         guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }
+        guard exploreMoves >= 0 && exploreMoves <= 100_000 else { throw InputError("--explore-moves \(exploreMoves): expected 0...100000") }
         guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
         guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
         guard window >= 1 && window <= 1_000 else { throw InputError("--window \(window): expected 1...1000 generations") }
@@ -127,6 +132,7 @@ struct LearnCommand: ParsableCommand {
         request.games = games
         request.sims = sims
         request.width = width
+        request.exploreMoves = exploreMoves
         request.blocks = blocks
         request.window = window
         request.steps = steps

@@ -22,6 +22,10 @@ struct LearnedSelfPlaySettings: Sendable, Equatable {
     /// The share of moves searched in full and recorded.
     var fullShare: Double
     var considered: Int
+    /// Moves of each game played with Gumbel noise at the root (exploration); the rest
+    /// without (AlphaZero's temperature schedule: varied openings, then the best moves,
+    /// so that the outcomes the values learn from are not decided by noise).
+    var exploreMoves: Int
 }
 
 /// What a round of self-play produced: positions in game order, and counters.
@@ -73,7 +77,9 @@ struct LockstepSelfPlay<G: Game, E: FeatureEncoder> where E.Observation == G.Sta
                     live[k].recordThisMove = live[k].rng.unit() < settings.fullShare
                     let search = live[k].recordThisMove ? fullSearches[k] : cheapSearches[k]
                     live[k].search = search
-                    search.begin(state: live[k].state, seat: seat, legal: buffer, rng: LabRandom(seed: live[k].rng.next())) { rng in
+                    let noise = live[k].state.turn < settings.exploreMoves ? 1.0 : 0.0
+                    search.begin(state: live[k].state, seat: seat, legal: buffer, rng: LabRandom(seed: live[k].rng.next()),
+                                 gumbelScale: noise) { rng in
                         observation.sampleState(using: &rng)
                     }
                     break

@@ -20,6 +20,8 @@ public struct LearnRequest: Sendable, Equatable {
     /// Share of the moves searched in full and recorded.
     public var fullShare = 0.25
     public var considered = 16
+    /// Moves of each self-play game with root noise (then none).
+    public var exploreMoves = 12
     public var width = 128
     public var blocks = 2
     /// Generations whose positions the replay buffer keeps.
@@ -44,7 +46,7 @@ public struct LearnRequest: Sendable, Equatable {
     var identity: [String] {
         ["game: \(game)", "rules: \(rules.map { "\($0.key)=\($0.value)" }.joined(separator: ","))", "map: \(map ?? "-")",
          "seats: \(seats)", "games: \(games)", "sims: \(sims)", "fullShare: \(fullShare)",
-         "considered: \(considered)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
+         "considered: \(considered)", "exploreMoves: \(exploreMoves)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
          "batch: \(batch)", "learningRate: \(learningRate)", "gateBlocks: \(gateBlocks)", "anchorBlocks: \(anchorBlocks)",
          "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]
     }
@@ -117,7 +119,8 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         var records = state.records
         if state.generation > 0 { progress("resuming \(options.directory) after generation \(state.generation) of \(request.generations)") }
         let selfPlay = LearnedSelfPlaySettings(simulations: request.sims, cheapSimulations: max(2, request.sims / 4),
-                                               fullShare: request.fullShare, considered: request.considered)
+                                               fullShare: request.fullShare, considered: request.considered,
+                                               exploreMoves: request.exploreMoves)
         while state.generation < request.generations {
             let generation = state.generation + 1
             let started = Date()
