@@ -96,3 +96,15 @@ struct PolicyValueNetTests {
         #expect(train() == train())
     }
 }
+
+@Suite("The OpenBLAS kernel")
+struct BLASKernelTests {
+    @Test("a generic kernel on a CPU with AVX2 or AVX-512 is warned of with the setting that fixes it; a fitting one is not")
+    func warning() {
+        #expect(BLASKernel.warning(coreName: "Prescott", cpuFlags: ["sse3", "avx", "avx2"])?.contains("OPENBLAS_CORETYPE=Haswell") == true)
+        #expect(BLASKernel.warning(coreName: "Sandybridge", cpuFlags: ["avx2", "avx512f"])?.contains("OPENBLAS_CORETYPE=SkylakeX") == true)
+        #expect(BLASKernel.warning(coreName: "Haswell", cpuFlags: ["avx2", "avx512f"]) == nil)
+        #expect(BLASKernel.warning(coreName: "Prescott", cpuFlags: ["sse3"]) == nil)
+        #expect(!BLASKernel.coreName.isEmpty && BLASKernel.describe().contains("kernel"))
+    }
+}
