@@ -115,5 +115,21 @@ struct LearningTests {
         }
         #expect(refused.message.contains("a value model of `oplab train`"))
     }
-}
 
+    @Test("more than 2 seats: rail at 3 and Quortex at 4 (two teams) learn a value per seat, gated against copies of the best",
+          arguments: [("rail", 3), ("quortex", 4)])
+    func manySeats(game: String, seats: Int) throws {
+        var request = Self.request(generations: 1)
+        request.game = game
+        request.seats = seats
+        request.games = 4
+        request.gateBlocks = 1
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let learning = try #require(try Catalog.game(named: game).learning)
+        let records = try learning.learn(request, options: LearnOptions(directory: folder, threads: 2)) { _ in }
+        #expect(records.count == 1 && records[0].positions > 0)
+        let model = try LearnedModel.load(path: folder + "/best.model")
+        #expect(model.network.shape.seats == seats && model.game == game)
+    }
+}

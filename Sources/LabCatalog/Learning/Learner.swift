@@ -112,6 +112,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         let game = try makeGame(request.rules, request.map, request.seats)
         let encoder = encoder(game)
         let actions = game.newMatch(seed: 0).actionSpaceSize
+        let fairShare = 1 / Double(Set(game.teams).count)
         let shape = PolicyValueShape(inputs: encoder.featureCount, width: request.width, blocks: request.blocks, actions: actions, seats: request.seats)
         let folder = try LearnFolder(options: options, request: request)
         BLASThreads.pinToOne()
@@ -146,7 +147,8 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
                                    against: "alphazero(model=\(folder.path(LearnFolder.previousFile)), sims=\(request.sims), gumbel=1)",
                                    request: request, blocks: request.gateBlocks, seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x6a7e),
                                    threads: options.threads)
-            let accepted = gate.lower > 0.5
+            // Stronger: its interval above its fair share (1/2 at 2 seats; 1/teams at more).
+            let accepted = gate.lower > fairShare
             if accepted { state.best = candidate }
             progress(String(format: "generation %d: gate %.3f [%.3f, %.3f] over %d matches: %@", generation, gate.mean, gate.lower, gate.upper,
                             gate.matches, accepted ? "accepted" : "rejected, the best stays"))
@@ -225,8 +227,11 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
     /// `spec`'s score against `opponent`: a seat-rotated head-to-head in memory.
     private func measure(_ spec: String, against opponent: String, request: LearnRequest, blocks: Int, seed: UInt64,
                          threads: Int) throws(InputError) -> EntrantScore {
+        // At a table of more than 2 seats the others are copies of the opponent.
+        let others = request.seats == 2 ? [Entrant(name: "opponent", strategy: opponent)]
+            : (1..<request.seats).map { Entrant(name: "opponent\($0)", strategy: opponent) }
         let config = TournamentConfig(name: "learn-gate", game: request.game, rules: request.rules, map: request.map, seats: request.seats,
-                                      entrants: [Entrant(name: "candidate", strategy: spec), Entrant(name: "opponent", strategy: opponent)],
+                                      entrants: [Entrant(name: "candidate", strategy: spec)] + others,
                                       format: .gauntlet, candidate: "candidate", blocks: blocks, seed: seed, threads: 0)
         return try EntrantScore.measure(try Catalog.plan(config), threads: threads)
     }
