@@ -171,6 +171,9 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             try folder.checkpoint(state)
             // The page, drawn from the files just written (oplab report draws it again).
             try Files.writeAtomically(try LearningReport.html(folder: options.directory), to: folder.path("report.html"))
+            let took = Date().timeIntervalSince(started)
+            let left = Double(request.generations - generation) * took
+            progress(String(format: "generation %d of %d done in %.0f s; about %.0f min to go", generation, request.generations, took, left / 60))
         }
         try folder.finish()
         return records
