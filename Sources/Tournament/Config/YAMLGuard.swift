@@ -9,6 +9,12 @@ import LabCore
 /// An alias bomb (anchors whose aliases repeat each other, 9^7 names from 70 lines) is
 /// refused at the alias that would pass ``maxNodes``, before anything is expanded or
 /// hashed; a mapping or sequence nested past ``maxDepth`` at its opening.
+///
+/// The events come from `CYaml`, the libyaml that Yams builds and composes with (its own
+/// module, visible to Yams's clients): the very parser that will read the config, so the
+/// guard and the composer cannot disagree on what the text means. Yams offers no event
+/// API of its own, and its composer shares aliased nodes but hashes mapping keys whole,
+/// so a bomb among the keys would hang it before any check on the nodes could run.
 enum YAMLGuard {
     /// Bytes a config may hold: configs are a few kilobytes.
     static let maxBytes = 1 << 20
