@@ -29,7 +29,8 @@ public struct GumbelSettings: Sendable, Equatable {
     public var simulations: Int
     /// Root actions considered at most (the top of the Gumbel-perturbed logits).
     public var considered: Int
-    /// σ(q) = (cVisit + max visits) · cScale · q.
+    /// σ(q̂) = (cVisit + max visits) · cScale · q̂, q̂ the completed Q rescaled to [0, 1]
+    /// over a node's actions.
     public var cVisit: Double
     public var cScale: Double
     /// Scale of the Gumbel noise at the root: 1 in self-play (exploration), 0 in play
@@ -240,10 +241,10 @@ public final class GumbelSearch<State: GameState> {
 
     /// Keeps the better half of the remaining actions, or ends the search.
     private func endPhase() {
-        let sigma = sigmaScale()
+        let sigma = rootSigma()
         let ranked = remaining.sorted { a, b in
-            let sa = score(candidates[a], q: sigma * completedQ(child: candidates[a].node))
-            let sb = score(candidates[b], q: sigma * completedQ(child: candidates[b].node))
+            let sa = score(candidates[a], q: sigma[a])
+            let sb = score(candidates[b], q: sigma[b])
             return sa > sb || (sa == sb && candidates[a].action < candidates[b].action)
         }
         remaining = Array(ranked.prefix(max(1, (remaining.count + 1) / 2)))
@@ -339,10 +340,21 @@ public final class GumbelSearch<State: GameState> {
     /// softmax(logits + σ(completed Q)) over `actions` at `node`.
     private func improved(_ node: Int, legal actions: [Int]) -> [(action: Int, probability: Double)] {
         let base = Int(nodes[node].logits)
+        let sigma = sigmaQ(node, legal: actions)
+        let scores = actions.indices.map { k in Double(logitStore[base + actions[k]]) + sigma[k] }
+        return zip(actions, Self.softmax(scores)).map { ($0, $1) }
+    }
+
+    /// σ(completed Q) per action of `actions` at `node`, as mctx's
+    /// `qtransform_completed_by_mix_value`: a visited child's Q for the node's mover, an
+    /// unvisited one the mixed value (the node's own value and the prior-weighted mean Q of
+    /// its visited children); rescaled by the min and max over the actions, so that the
+    /// best gets 1 and the worst 0 whatever the scale of the game's values; times
+    /// (cVisit + max visits) · cScale.
+    private func sigmaQ(_ node: Int, legal actions: [Int]) -> [Double] {
+        let base = Int(nodes[node].logits)
         let priors = Self.softmax(actions.map { Double(logitStore[base + $0]) })
         let mover = Int(nodes[node].mover)
-        // The mixed value of mctx (qtransform_completed_by_mix_value): the node's own value
-        // and the prior-weighted mean Q of its visited children.
         var visitedPrior = 0.0, weightedQ = 0.0, childVisits = 0
         var q = [Double?](repeating: nil, count: actions.count)
         var maxVisits = 0
@@ -358,30 +370,23 @@ public final class GumbelSearch<State: GameState> {
         }
         let own = nodes[node].prior
         let mixed = visitedPrior > 0 ? (own + Double(childVisits) * weightedQ / visitedPrior) / Double(1 + childVisits) : own
-        let sigma = (settings.cVisit + Double(maxVisits)) * settings.cScale
-        let scores = actions.indices.map { k in Double(logitStore[base + actions[k]]) + sigma * (q[k] ?? mixed) }
-        return zip(actions, Self.softmax(scores)).map { ($0, $1) }
+        let completed = q.map { $0 ?? mixed }
+        let low = completed.min() ?? 0, high = completed.max() ?? 0
+        let range = max(high - low, 1e-8)
+        let scale = (settings.cVisit + Double(maxVisits)) * settings.cScale
+        return completed.map { scale * ($0 - low) / range }
     }
 
-    /// σ's scale at the root.
-    private func sigmaScale() -> Double {
-        var maxVisits = 0
-        for c in candidates where c.node >= 0 { maxVisits = max(maxVisits, Int(nodes[c.node].visits)) }
-        return (settings.cVisit + Double(maxVisits)) * settings.cScale
-    }
-
-    /// A root child's completed Q for the root's mover.
-    private func completedQ(child: Int) -> Double {
-        let mover = Int(nodes[0].mover)
-        guard child >= 0, nodes[child].visits > 0 else { return nodes[0].prior }
-        return valueStore[Int(nodes[child].values) + mover] / Double(nodes[child].visits)
+    /// σ(completed Q) of each root candidate (indexed as `candidates`).
+    private func rootSigma() -> [Double] {
+        sigmaQ(0, legal: candidates.map(\.action))
     }
 
     private func finish() {
-        let sigma = sigmaScale()
+        let sigma = candidates.isEmpty ? [] : rootSigma()
         var best = remaining.first ?? 0, bestScore = -Double.infinity
         for index in remaining {
-            let s = score(candidates[index], q: sigma * completedQ(child: candidates[index].node))
+            let s = score(candidates[index], q: sigma[index])
             if s > bestScore || (s == bestScore && candidates[index].action < candidates[best].action) {
                 best = index
                 bestScore = s

@@ -32,6 +32,28 @@ private func run(_ search: GumbelSearch<ConnectFourState>, _ model: UniformModel
     }
 }
 
+/// A model whose values barely differ: a position is worth 0.01 more to seat 0 when seat 0
+/// holds the bottom cell of the middle column (and 0.01 less to seat 1). Logits are equal.
+private final class SlightModel: PolicyValueModel {
+    typealias State = ConnectFourState
+    let featureCount = 1
+    let actionCount = 7
+    let seatCount = 2
+
+    func encode(_ state: ConnectFourState, seat: Int, into features: UnsafeMutableBufferPointer<Float>) {
+        let held = state.discs(of: 0) & Bitboard.bit(column: 3, row: 0) != 0
+        features[0] = held ? (seat == 0 ? 1 : -1) : 0
+    }
+
+    func evaluate(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
+        for i in 0..<(batch * 7) { logits[i] = 0 }
+        for r in 0..<batch {
+            values[2 * r] = 0.5 + 0.01 * features[r]
+            values[2 * r + 1] = 0.5 - 0.01 * features[r]
+        }
+    }
+}
+
 @Suite("Gumbel search")
 struct GumbelSearchTests {
     /// X has three in column 0 and is to move: column 0 wins at once.
@@ -59,6 +81,30 @@ struct GumbelSearchTests {
         let policy = Dictionary(uniqueKeysWithValues: search.improvedPolicy.map { ($0.action, $0.probability) })
         #expect(policy[0]! > 0.5)
         #expect(abs(search.improvedPolicy.map(\.probability).reduce(0, +) - 1) < 1e-9)
+    }
+
+    @Test("Q is rescaled to [0, 1] over a node's actions (mctx): values 0.01 apart still decide the move and the target")
+    func rescaledQ() {
+        let model = SlightModel()
+        let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 16))
+        let state = ConnectFourGame().newMatch(seed: 1)
+        search.begin(state: state, seat: 0, legal: Self.legal(state), rng: LabRandom(seed: 3))
+        while !search.pending.isEmpty {
+            let batch = search.pending.count
+            var features = [Float](repeating: 0, count: batch)
+            features.withUnsafeMutableBufferPointer { f in
+                for (k, leaf) in search.pending.enumerated() {
+                    model.encode(leaf.state, seat: leaf.seat, into: UnsafeMutableBufferPointer(rebasing: f[k..<(k + 1)]))
+                }
+            }
+            var logits = [Float](repeating: 0, count: batch * 7), values = [Float](repeating: 0, count: batch * 2)
+            model.evaluate(features, batch: batch, logits: &logits, values: &values)
+            search.resume(logits: logits, values: values)
+        }
+        #expect(search.action == 3)
+        let policy = Dictionary(uniqueKeysWithValues: search.improvedPolicy.map { ($0.action, $0.probability) })
+        // Unscaled, σ(q) would separate the moves by about 0.05 logits: 3 would get ~0.15.
+        #expect(policy[3]! > 0.9)
     }
 
     @Test("each round is one batch: the root alone, then one leaf per remaining root action (7, then 4, then 2)")
