@@ -23,7 +23,7 @@ struct ConnectFourEntry: GameEntry {
         + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: ConnectFourGame.self)]
 
     /// Learned policy-value models (`oplab learn connect4`), read through the board encoder.
-    static let learned = LearnedSupport<ConnectFourGame> { _ in ConnectFourFeatures() }
+    static let learned = LearnedSupport<ConnectFourGame>(decisive: true) { _ in ConnectFourFeatures() }
 
     static let baseEntries: [StrategyEntry<ConnectFourGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the columns that are not full") { _, _ in
@@ -36,7 +36,7 @@ struct ConnectFourEntry: GameEntry {
     var learning: (any GameLearning)? {
         Learner<ConnectFourGame, ConnectFourFeatures>(makeGame: { rules, _, seats throws(InputError) in
             try ConnectFourGame(rules: rules.map { ($0.key, $0.value) }, seatCount: seats)
-        }, encoder: { _ in ConnectFourFeatures() })
+        }, encoder: { _ in ConnectFourFeatures() }, decisive: Self.learned.decisive)
     }
 
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {

@@ -141,12 +141,17 @@ final class PolicyPlayer<G: Game, E: FeatureEncoder>: Strategy where E.Observati
 struct LearnedSupport<G: Game>: Sendable {
     /// The shipped model's file under configs/models/, if the game has one yet.
     let shipped: String?
+    /// Whether a match ends on a winning move (Connect Four, Quortex), so that searches
+    /// take decisive moves by default.
+    let decisive: Bool
     let load: @Sendable (_ path: String, _ game: G, _ seats: Int) throws(InputError) -> PolicyValueNet
     let alphazero: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ settings: GumbelSettings) -> any Strategy<G>
     let policy: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ temperature: Double) -> any Strategy<G>
 
-    init<E: FeatureEncoder>(shipped: String? = nil, encoder: @escaping @Sendable (G) -> E) where E.Observation == G.State.Observation {
+    init<E: FeatureEncoder>(shipped: String? = nil, decisive: Bool = false, encoder: @escaping @Sendable (G) -> E)
+    where E.Observation == G.State.Observation {
         self.shipped = shipped
+        self.decisive = decisive
         load = { path, game, seats throws(InputError) in
             let encoder = encoder(game)
             let file: String
@@ -198,11 +203,16 @@ enum LearnedEntries {
                     ParameterSpec("sims", .integer(1...100_000), default: "32", "simulations per move"),
                     ParameterSpec("considered", .integer(1...256), default: "16", "root actions considered (top of the Gumbel-perturbed policy)"),
                     ParameterSpec("gumbel", .number(0...10), default: "0", "Gumbel noise at the root (0 in play: the best action; 1 in self-play)"),
+                    ParameterSpec("cscale", .number(0.001...100), default: "\(GumbelSettings.defaultCScale)",
+                                  "weight of the search's values against the network's priors: σ(q) = (50 + max visits) · cscale · q, q rescaled to [0, 1] (mctx's value_scale)"),
+                    ParameterSpec("decisive", .integer(0...1), default: support.decisive ? "1" : "0",
+                                  "1: a move that wins on the spot is taken at every node of the search, before the network is asked"),
                 ]
             ) { params, game throws(InputError) in
                 let network = try support.load(params.text("model"), game, game.seatCount)
                 let settings = GumbelSettings(simulations: params.integer("sims"), considered: params.integer("considered"),
-                                              gumbelScale: params.number("gumbel"))
+                                              cScale: params.number("cscale"), gumbelScale: params.number("gumbel"),
+                                              decisive: params.integer("decisive") == 1)
                 return { context in support.alphazero(context, network, settings) }
             },
             StrategyEntry(

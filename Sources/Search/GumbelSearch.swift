@@ -36,14 +36,24 @@ public struct GumbelSettings: Sendable, Equatable {
     /// Scale of the Gumbel noise at the root: 1 in self-play (exploration), 0 in play
     /// (the best action by logits and values).
     public var gumbelScale: Double
+    /// Decisive moves (Teytaud & Teytaud 2010): at each node the search reaches, an action
+    /// that ends the match as the mover's win is taken at once, before any network
+    /// evaluation, whatever the priors say. For games where a match ends on a move
+    /// (Connect Four, Quortex), not where it ends on a count (rail).
+    public var decisive: Bool
 
-    public init(simulations: Int = 32, considered: Int = 16, cVisit: Double = 50, cScale: Double = 0.1, gumbelScale: Double = 0) {
+    /// The default `cScale`.
+    public static let defaultCScale = 0.1
+
+    public init(simulations: Int = 32, considered: Int = 16, cVisit: Double = 50, cScale: Double = defaultCScale, gumbelScale: Double = 0,
+                decisive: Bool = false) {
         precondition(simulations >= 1 && considered >= 1 && cVisit >= 0 && cScale >= 0 && gumbelScale >= 0)
         self.simulations = simulations
         self.considered = considered
         self.cVisit = cVisit
         self.cScale = cScale
         self.gumbelScale = gumbelScale
+        self.decisive = decisive
     }
 }
 
@@ -64,6 +74,8 @@ struct GumbelNode {
     /// The network's value of the node for its mover (or the terminal score), for the
     /// completed Q of its unvisited children.
     var prior: Double = 0
+    /// The mover's winning action, when the node has one (decisive moves), or -1.
+    var decisive: Int32 = -1
 }
 
 /// A Gumbel AlphaZero search over one decision, run as steps so that the caller batches
@@ -140,8 +152,28 @@ public final class GumbelSearch<State: GameState> {
         isDone = false
         action = -1
         _ = newNode(action: -1)
+        if settings.decisive, let win = winningAction(state, mover: seat, legal: rootLegal) {
+            // A win on the spot: no search, and the policy target is that move.
+            action = win
+            improvedPolicy = rootLegal.map { ($0, $0 == win ? 1 : 0) }
+            isDone = true
+            return
+        }
         pending.append((0, state, seat))
         pendingPaths.append([0])
+    }
+
+    /// An action of `legal` after which the match is over with `mover` the winner (its
+    /// share the largest and not everyone's), if there is one.
+    private func winningAction(_ state: State, mover: Int, legal: [Int]) -> Int? {
+        for action in legal {
+            var next = state
+            next.apply(action)
+            guard next.isTerminal else { continue }
+            let shares = terminalValues(next)
+            if let top = shares.max(), let low = shares.min(), top > low, shares[mover] == top { return action }
+        }
+        return nil
     }
 
     /// Marks the result as taken: the search waits for its next ``begin(state:seat:legal:rng:sample:)``.
@@ -269,7 +301,27 @@ public final class GumbelSearch<State: GameState> {
                 backup(path, terminalValues(state))
                 return
             }
+            if nodes[node].decisive >= 0 {
+                let win = Int(nodes[node].decisive)
+                node = child(of: node, action: win)
+                path.append(node)
+                state.apply(win)
+                continue
+            }
             if nodes[node].logits < 0 {
+                if settings.decisive {
+                    state.legalActions(into: &buffer)
+                    let mover = state.currentSeat
+                    if let win = winningAction(state, mover: mover, legal: (0..<buffer.count).map { buffer[$0] }) {
+                        // The mover wins here: the node's value is that win, with no evaluation.
+                        nodes[node].decisive = Int32(win)
+                        nodes[node].mover = Int32(mover)
+                        node = child(of: node, action: win)
+                        path.append(node)
+                        state.apply(win)
+                        continue
+                    }
+                }
                 // A leaf already waiting in this round is evaluated once: this simulation
                 // backs up the value of its parent's view instead (rare: distinct root
                 // actions lead to distinct subtrees).

@@ -54,6 +54,36 @@ private final class SlightModel: PolicyValueModel {
     }
 }
 
+/// A model sure of the wrong move: `bias` more logits on column 6, every seat's share 1/2.
+private final class MisledModel: PolicyValueModel {
+    typealias State = ConnectFourState
+    let bias: Float
+    init(bias: Float) { self.bias = bias }
+    let featureCount = 1
+    let actionCount = 7
+    let seatCount = 2
+    private(set) var rows = 0
+
+    func encode(_ state: ConnectFourState, seat: Int, into features: UnsafeMutableBufferPointer<Float>) { features[0] = 0 }
+
+    func evaluate(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
+        rows += batch
+        for r in 0..<batch { for a in 0..<7 { logits[7 * r + a] = a == 6 ? bias : 0 } }
+        for i in 0..<(batch * 2) { values[i] = 0.5 }
+    }
+}
+
+/// Runs `search` to its end on `model`'s evaluations.
+private func drive<M: PolicyValueModel>(_ search: GumbelSearch<ConnectFourState>, _ model: M) where M.State == ConnectFourState {
+    while !search.pending.isEmpty {
+        let batch = search.pending.count
+        var features = [Float](repeating: 0, count: batch)
+        var logits = [Float](repeating: 0, count: batch * 7), values = [Float](repeating: 0, count: batch * 2)
+        model.evaluate(&features, batch: batch, logits: &logits, values: &values)
+        search.resume(logits: logits, values: values)
+    }
+}
+
 @Suite("Gumbel search")
 struct GumbelSearchTests {
     /// X has three in column 0 and is to move: column 0 wins at once.
@@ -105,6 +135,37 @@ struct GumbelSearchTests {
         let policy = Dictionary(uniqueKeysWithValues: search.improvedPolicy.map { ($0.action, $0.probability) })
         // Unscaled, σ(q) would separate the moves by about 0.05 logits: 3 would get ~0.15.
         #expect(policy[3]! > 0.9)
+    }
+
+    @Test("decisive moves: a win on the spot is taken without a search, and the opponent's is blocked, against a prior sure of another move")
+    func decisiveMoves() {
+        // X to move with three in column 0: the prior wants column 6.
+        let won = Self.threatened()
+        for decisive in [false, true] {
+            let model = MisledModel(bias: 12)
+            let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 16, decisive: decisive))
+            search.begin(state: won, seat: 0, legal: Self.legal(won), rng: LabRandom(seed: 3))
+            drive(search, model)
+            if decisive {
+                #expect(search.action == 0)
+                #expect(model.rows == 0)
+                #expect(search.improvedPolicy.first { $0.action == 0 }?.probability == 1)
+            } else {
+                #expect(search.action == 6)
+            }
+        }
+        // O to move must block column 0: below the root, X's win is found at every node.
+        var threatened = ConnectFourGame().newMatch(seed: 1)
+        for column in [0, 1, 0, 1, 0] { threatened.apply(column) }
+        // (A prior 5.5 logits sure of column 6: without the check, X's reply under column 6
+        // follows the prior too, so column 6 looks as good as the block.)
+        for decisive in [false, true] {
+            let model = MisledModel(bias: 5.5)
+            let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 32, decisive: decisive))
+            search.begin(state: threatened, seat: 1, legal: Self.legal(threatened), rng: LabRandom(seed: 3))
+            drive(search, model)
+            #expect(search.action == (decisive ? 0 : 6))
+        }
     }
 
     @Test("each round is one batch: the root alone, then one leaf per remaining root action (7, then 4, then 2)")

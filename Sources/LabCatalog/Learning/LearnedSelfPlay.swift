@@ -26,6 +26,8 @@ struct LearnedSelfPlaySettings: Sendable, Equatable {
     /// without (AlphaZero's temperature schedule: varied openings, then the best moves,
     /// so that the outcomes the values learn from are not decided by noise).
     var exploreMoves: Int
+    /// Searches take decisive moves (wins on the spot) at every node.
+    var decisive: Bool
 }
 
 /// What a round of self-play produced: positions in game order, and counters.
@@ -50,8 +52,10 @@ struct LockstepSelfPlay<G: Game, E: FeatureEncoder> where E.Observation == G.Sta
     /// Plays games `range` of a generation whose seeds come from `seed`.
     func play(_ range: Range<Int>, seed: UInt64) -> SelfPlayYield {
         let model = NetworkModel<G, E>(network: network, encoder: encoder)
-        let full = GumbelSettings(simulations: settings.simulations, considered: settings.considered, gumbelScale: 1)
-        let cheap = GumbelSettings(simulations: settings.cheapSimulations, considered: settings.considered, gumbelScale: 1)
+        let full = GumbelSettings(simulations: settings.simulations, considered: settings.considered, gumbelScale: 1,
+                                  decisive: settings.decisive)
+        let cheap = GumbelSettings(simulations: settings.cheapSimulations, considered: settings.considered, gumbelScale: 1,
+                                   decisive: settings.decisive)
         var live: [LiveGame<G>] = range.map { index in
             let gameSeed = Seeds.derive(seed, UInt64(index), 0, 0x5e1f)
             return LiveGame(state: game.newMatch(seed: gameSeed), rng: LabRandom(seed: Seeds.derive(gameSeed, 1, 0, 0x5e1f)),

@@ -107,6 +107,8 @@ public protocol GameLearning: Sendable {
 struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == G.State.Observation {
     let makeGame: @Sendable (_ rules: [RuleSetting], _ map: String?, _ seats: Int) throws(InputError) -> G
     let encoder: @Sendable (G) -> E
+    /// Searches take decisive moves (the game's `alphazero` default).
+    var decisive = false
 
     func learn(_ request: LearnRequest, options: LearnOptions, progress: @escaping @Sendable (String) -> Void) throws(InputError) -> [GenerationRecord] {
         let game = try makeGame(request.rules, request.map, request.seats)
@@ -121,7 +123,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         if state.generation > 0 { progress("resuming \(options.directory) after generation \(state.generation) of \(request.generations)") }
         let selfPlay = LearnedSelfPlaySettings(simulations: request.sims, cheapSimulations: max(2, request.sims / 4),
                                                fullShare: request.fullShare, considered: request.considered,
-                                               exploreMoves: request.exploreMoves)
+                                               exploreMoves: request.exploreMoves, decisive: decisive)
         while state.generation < request.generations {
             let generation = state.generation + 1
             let started = Date()
