@@ -31,7 +31,7 @@ struct QuortexEntry: GameEntry {
         + [ModelEntries.greedy(models)] + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: QuortexGame.self)]
 
     /// Learned policy-value models (`oplab learn quortex`), read through the value models' encoder.
-    static let learned = LearnedSupport<QuortexGame>(decisive: true) { QuortexFeatures(board: $0.setup.board) }
+    static let learned = LearnedSupport<QuortexGame>(decisive: true) { QuortexPolicyFeatures(board: $0.setup.board) }
 
     /// `mcts` defaults for Quortex: no rollouts, every leaf scored by the game's estimate,
     /// which random rollouts only blur (measured against `reference`: README, "Strategies").
@@ -51,9 +51,9 @@ struct QuortexEntry: GameEntry {
     var strategies: [StrategyInfo] { Self.entries.map(\.info) }
 
     var learning: (any GameLearning)? {
-        Learner<QuortexGame, QuortexFeatures>(makeGame: { rules, _, seats throws(InputError) in
+        Learner<QuortexGame, QuortexPolicyFeatures>(makeGame: { rules, _, seats throws(InputError) in
             try QuortexGame(rules: try QuortexRules(settings: rules.map { ($0.key, $0.value) }), seatCount: seats)
-        }, encoder: { QuortexFeatures(board: $0.setup.board) }, decisive: Self.learned.decisive)
+        }, encoder: { QuortexPolicyFeatures(board: $0.setup.board) }, decisive: Self.learned.decisive)
     }
     var trains: Bool { true }
 

@@ -111,6 +111,28 @@ struct QuortexFeatureTests {
         #expect(QuortexFeatures.gameName == QuortexGame.name)
     }
 
+    @Test("The policy models' features (version 2) leave the board as it lies: both seats see the same cells, the value models' version turns seat 1's")
+    func policyFeaturesUnturned() throws {
+        let positions = try Self.randomPositions(seats: 2, seed: 11)
+        let state = positions[positions.count / 2]
+        let board = state.setup.board
+        let policy = QuortexPolicyFeatures(board: board), value = QuortexFeatures(board: board)
+        #expect(QuortexPolicyFeatures.featureVersion == 2 && QuortexFeatures.featureVersion == 1)
+        #expect(policy.featureCount == value.featureCount && policy.layoutKey == value.layoutKey)
+        func encode<E: FeatureEncoder>(_ e: E, seat: Int) -> [Float] where E.Observation == QuortexObservation {
+            var out = [Float](repeating: .nan, count: e.featureCount)
+            out.withUnsafeMutableBufferPointer { e.encode(state.observation(for: seat), into: $0) }
+            return out
+        }
+        let cells = 16 * board.cells.count
+        // Seat 0 sees its board as it lies in both versions; seat 1's is turned in version 1 only.
+        #expect(encode(policy, seat: 0) == encode(value, seat: 0))
+        #expect(encode(policy, seat: 0)[..<cells] == encode(policy, seat: 1)[..<cells])
+        #expect(encode(value, seat: 0)[..<cells] != encode(value, seat: 1)[..<cells])
+        // Everything after the cells is the observer's, as in version 1.
+        #expect(encode(policy, seat: 1)[cells...] == encode(value, seat: 1)[cells...])
+    }
+
     // MARK: Hidden information
 
     @Test("Rule book: everything but the bag order is public; a seat's features are the same over every sampled state",

@@ -42,6 +42,10 @@ public struct QuortexFeatures: FeatureEncoder {
     static let perSide = 15
 
     public let board: QuortexBoard
+    /// Whether the board is turned to the observer's edge (the value models' way); a
+    /// policy's actions are ids of the board as it lies, so ``QuortexPolicyFeatures``
+    /// leaves it unturned.
+    let turned: Bool
     /// The board's 12 symmetries (6 rotations, each with or without a reflection): for
     /// symmetry g, side d goes to `sideMap[g][d]`, edge e to `edgeMap[g][e]` and cell c to
     /// `cellMap[g][c]`.
@@ -49,8 +53,11 @@ public struct QuortexFeatures: FeatureEncoder {
     let edgeMap: [[Int]]
     let cellMap: [[Int]]
 
-    public init(board: QuortexBoard) {
+    public init(board: QuortexBoard) { self.init(board: board, turned: true) }
+
+    init(board: QuortexBoard, turned: Bool) {
         self.board = board
+        self.turned = turned
         var sides: [[Int]] = [], edges: [[Int]] = [], cells: [[Int]] = []
         let step = HexSide.steps
         // Edge e owns the outward sides -e and -e - 1 (mod 6).
@@ -133,7 +140,7 @@ public struct QuortexFeatures: FeatureEncoder {
         for i in 0..<f.count { f[i] = 0 }
         var at = 0
         // 1. Cells, seen from the observer's edge (turned to edge 0).
-        let g = orientation(setup, observer: o.seat)
+        let g = turned ? orientation(setup, observer: o.seat) : 0
         let sigma = sideMap[g], image = cellMap[g]
         for c in 0..<n {
             let code = o.cells[c]
@@ -240,4 +247,29 @@ public struct QuortexFeatures: FeatureEncoder {
 extension QuortexObservation {
     /// Whether the match is over (no mover).
     var isOver: Bool { reason != .none }
+}
+
+/// The input of a learned Quortex policy-value model (version 2): ``QuortexFeatures`` with
+/// the board as it lies, not turned to the observer's edge. A policy's logits are over the
+/// game's action ids (cell and rotation on the board as it lies); on a turned board, the
+/// same input would ask seat 0 and seat 1 for mirrored ids, which a network can learn
+/// only through the seat number. The rest (sides, tile, bag, seats, clock) is as in
+/// version 1, relative to the observer.
+public struct QuortexPolicyFeatures: FeatureEncoder {
+    public typealias Observation = QuortexObservation
+
+    public static let gameName = QuortexGame.name
+    public static let featureVersion = 2
+
+    let base: QuortexFeatures
+
+    public init(board: QuortexBoard) { base = QuortexFeatures(board: board, turned: false) }
+
+    public var featureCount: Int { base.featureCount }
+    public var layoutKey: String { base.layoutKey }
+    public var featureNames: [String] { base.featureNames }
+
+    public func encode(_ observation: QuortexObservation, into features: UnsafeMutableBufferPointer<Float>) {
+        base.encode(observation, into: features)
+    }
 }
