@@ -10,10 +10,10 @@ struct LearnCommand: ParsableCommand {
         commandName: "learn",
         abstract: "Learn a policy-value model by self-play: Gumbel search, a replay buffer, training on BLAS, a gate.",
         discussion: """
-            Each generation plays --games games of self-play with the best model so far (a full \
-            search of --sims simulations on a quarter of the moves, whose improved policies are \
+            Each generation plays --games games of self-play with the network in training \
+            (--self-play best: the last one the gate accepted) (a full search of --sims simulations on a quarter of the moves, whose improved policies are \
             recorded; a cheap one of a quarter as many elsewhere), trains a candidate on the \
-            positions of the last --window generations, and keeps it only when it beats the best \
+            positions of the last --window generations, and publishes it as best.model only when it beats the best \
             over --gate-blocks seat-rotated blocks with its 95 % interval above 1/2. The best is \
             measured against each --anchor (default: the game's documented CPU). DIR holds \
             best.model (play it with alphazero(model=DIR/best.model) or policy(model=...)), \
@@ -41,6 +41,10 @@ struct LearnCommand: ParsableCommand {
     @Option(name: .customLong("explore-moves"), parsing: .unconditional,
             help: "Moves of each self-play game played with Gumbel noise at the root; the rest without.", transform: CommandLineNumbers.integer)
     var exploreMoves: Int = 12
+
+    @Option(name: .customLong("self-play"), parsing: .unconditional,
+            help: "The network self-play searches with: latest (the trainee, AlphaZero's way; the gate decides best.model only) or best (AlphaGo Zero's: the last one the gate accepted).")
+    var selfPlay: String = "latest"
 
     @Option(parsing: .unconditional, help: "Width of the network's trunk.", transform: CommandLineNumbers.integer)
     var width: Int = 128
@@ -114,6 +118,9 @@ struct LearnCommand: ParsableCommand {
         guard games >= 1 && games <= 1_000_000 else { throw InputError("--games \(games): expected 1...1000000") }
         guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }
         guard exploreMoves >= 0 && exploreMoves <= 100_000 else { throw InputError("--explore-moves \(exploreMoves): expected 0...100000") }
+        guard let selfPlayer = LearnRequest.SelfPlayer(rawValue: selfPlay) else {
+            throw InputError("--self-play \(selfPlay.excerpt()): expected latest or best")
+        }
         guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
         guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
         guard window >= 1 && window <= 1_000 else { throw InputError("--window \(window): expected 1...1000 generations") }
@@ -133,6 +140,7 @@ struct LearnCommand: ParsableCommand {
         request.sims = sims
         request.width = width
         request.exploreMoves = exploreMoves
+        request.selfPlayer = selfPlayer
         request.blocks = blocks
         request.window = window
         request.steps = steps

@@ -66,6 +66,9 @@ struct LearningTests {
         var changed = Self.request(generations: 2)
         changed.sims = 9
         #expect(throws: InputError.self) { _ = try Self.learn(changed, into: stepwise, threads: 1, resume: true) }
+        changed = Self.request(generations: 2)
+        changed.selfPlayer = .best
+        #expect(throws: InputError.self) { _ = try Self.learn(changed, into: stepwise, threads: 1, resume: true) }
         #expect(throws: InputError("\(stepwise) already holds a learning; pass --resume to go on with it or --force to start over")) {
             _ = try Self.learn(Self.request(generations: 2), into: stepwise, threads: 1)
         }
@@ -78,6 +81,19 @@ struct LearningTests {
         #expect(page.contains("<h1>Learning connect4 by self-play</h1>") && page.contains("id=\"gate\"") && page.contains("id=\"losses\""))
         let csv = try String(contentsOfFile: stepwise + "/generations.csv", encoding: .utf8).split(separator: "\n")
         #expect(csv.count == 3 && csv[1].hasPrefix("1,") && csv[2].hasPrefix("2,"))
+    }
+
+    @Test("self-play searches with the trainee (latest) or the last accepted network (best): generation 2 plays alike only when generation 1's gate accepted")
+    func selfPlayer() throws {
+        let latest = Self.folder(), best = Self.folder()
+        defer { for f in [latest, best] { try? FileManager.default.removeItem(atPath: f) } }
+        var request = Self.request(generations: 2)
+        let a = try Self.learn(request, into: latest, threads: 2)
+        request.selfPlayer = .best
+        let b = try Self.learn(request, into: best, threads: 2)
+        #expect(a[0].positions == b[0].positions && a[0].loss == b[0].loss && a[0].gate == b[0].gate)
+        let alike = a[1].positions == b[1].positions && a[1].loss == b[1].loss
+        #expect(alike == a[0].accepted, "generation 1 \(a[0].accepted ? "accepted" : "rejected"): generation 2 should play \(a[0].accepted ? "alike" : "otherwise")")
     }
 
     @Test("a learned model plays as alphazero and policy; another game's, a value model, a damaged file and bad knobs are refused")

@@ -22,6 +22,16 @@ public struct LearnRequest: Sendable, Equatable {
     public var considered = 16
     /// Moves of each self-play game with root noise (then none).
     public var exploreMoves = 12
+    /// The network self-play searches with.
+    public enum SelfPlayer: String, Sendable, Equatable {
+        /// The trainee, trained on every generation (AlphaZero, 2018): the data improve
+        /// as the network does; the gate decides only which network is published.
+        case latest
+        /// The last network the gate accepted (AlphaGo Zero, 2017): a gate that accepts
+        /// rarely leaves self-play on an early network.
+        case best
+    }
+    public var selfPlayer = SelfPlayer.latest
     public var width = 128
     public var blocks = 2
     /// Generations whose positions the replay buffer keeps.
@@ -46,7 +56,7 @@ public struct LearnRequest: Sendable, Equatable {
     var identity: [String] {
         ["game: \(game)", "rules: \(rules.map { "\($0.key)=\($0.value)" }.joined(separator: ","))", "map: \(map ?? "-")",
          "seats: \(seats)", "games: \(games)", "sims: \(sims)", "fullShare: \(fullShare)",
-         "considered: \(considered)", "exploreMoves: \(exploreMoves)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
+         "considered: \(considered)", "exploreMoves: \(exploreMoves)", "selfPlay: \(selfPlayer.rawValue)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
          "batch: \(batch)", "learningRate: \(learningRate)", "gateBlocks: \(gateBlocks)", "anchorBlocks: \(anchorBlocks)",
          "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]
     }
@@ -127,8 +137,9 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         while state.generation < request.generations {
             let generation = state.generation + 1
             let started = Date()
-            // 1. Self-play with the best model, chunks in parallel, kept in game order.
-            let yield = playGenerations(game: game, encoder: encoder, network: state.best, settings: selfPlay, request: request,
+            // 1. Self-play, chunks in parallel, kept in game order.
+            let player = request.selfPlayer == .latest ? state.trainee : state.best
+            let yield = playGenerations(game: game, encoder: encoder, network: player, settings: selfPlay, request: request,
                                         generation: generation, threads: options.threads)
             let seconds = max(Date().timeIntervalSince(started), 1e-9)
             state.buffer.append(generation: generation, positions: yield.positions, window: request.window)
