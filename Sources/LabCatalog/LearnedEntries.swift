@@ -205,14 +205,14 @@ enum LearnedEntries {
                     ParameterSpec("gumbel", .number(0...10), default: "0", "Gumbel noise at the root (0 in play: the best action; 1 in self-play)"),
                     ParameterSpec("cscale", .number(0.001...100), default: "\(GumbelSettings.defaultCScale)",
                                   "weight of the search's values against the network's priors: σ(q) = (50 + max visits) · cscale · q, q rescaled to [0, 1] (mctx's value_scale)"),
-                    ParameterSpec("decisive", .integer(0...1), default: support.decisive ? "1" : "0",
-                                  "1: a move that wins on the spot is taken at every node of the search, before the network is asked"),
+                    ParameterSpec("decisive", .flag, default: String(support.decisive),
+                                  "a move that wins on the spot is taken at every node of the search, before the network is asked"),
                 ]
             ) { params, game throws(InputError) in
                 let network = try support.load(params.text("model"), game, game.seatCount)
                 let settings = GumbelSettings(simulations: params.integer("sims"), considered: params.integer("considered"),
                                               cScale: params.number("cscale"), gumbelScale: params.number("gumbel"),
-                                              decisive: params.integer("decisive") == 1)
+                                              decisive: params.flag("decisive"))
                 return { context in support.alphazero(context, network, settings) }
             },
             StrategyEntry(

@@ -123,15 +123,15 @@ struct LearningTests {
         #expect(error.message.contains("checksum mismatch"))
         #expect(throws: InputError.self) { _ = try Catalog.validate("policy(model=\(model), temperature=-1)", for: connect4) }
         #expect(throws: InputError.self) { _ = try Catalog.validate("alphazero(model=\(model), sims=0)", for: connect4) }
-        #expect(throws: InputError.self) { _ = try Catalog.validate("alphazero(model=\(model), decisive=2)", for: connect4) }
+        #expect(throws: InputError.self) { _ = try Catalog.validate("alphazero(model=\(model), decisive=1)", for: connect4) }
         #expect(throws: InputError.self) { _ = try Catalog.validate("alphazero(model=\(model), cscale=0)", for: connect4) }
         // Decisive moves are the default where a match ends on a move, not on rail.
         let defaults = { (game: String) throws -> String? in
             try Catalog.game(named: game).strategies.first { $0.name == "alphazero" }?.parameters.first { $0.name == "decisive" }?.defaultValue
         }
-        #expect(try defaults("connect4") == "1")
-        #expect(try defaults("quortex") == "1")
-        #expect(try defaults("rail") == "0")
+        #expect(try defaults("connect4") == "true")
+        #expect(try defaults("quortex") == "true")
+        #expect(try defaults("rail") == "false")
         let valueModel = try #require(ShippedModel.all.first)
         let rail = try Catalog.game(named: "rail")
         let refused = try #require(throws: InputError.self) {
