@@ -46,6 +46,10 @@ struct LearnCommand: ParsableCommand {
             help: "The network self-play searches with: latest (the trainee, AlphaZero's way; the gate decides best.model only) or best (AlphaGo Zero's: the last one the gate accepted).")
     var selfPlay: String = "latest"
 
+    @Option(parsing: .unconditional,
+            help: "σ's scale in every search of the learning (alphazero's cscale): larger trusts the search's values more against the network's priors.")
+    var cscale: Double = 0.1
+
     @Option(parsing: .unconditional, help: "Width of the network's trunk.", transform: CommandLineNumbers.integer)
     var width: Int = 128
 
@@ -121,6 +125,7 @@ struct LearnCommand: ParsableCommand {
         guard let selfPlayer = LearnRequest.SelfPlayer(rawValue: selfPlay) else {
             throw InputError("--self-play \(selfPlay.excerpt()): expected latest or best")
         }
+        guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(cscale): expected 0.001...100") }
         guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
         guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
         guard window >= 1 && window <= 1_000 else { throw InputError("--window \(window): expected 1...1000 generations") }
@@ -141,6 +146,7 @@ struct LearnCommand: ParsableCommand {
         request.width = width
         request.exploreMoves = exploreMoves
         request.selfPlayer = selfPlayer
+        request.cScale = cscale
         request.blocks = blocks
         request.window = window
         request.steps = steps

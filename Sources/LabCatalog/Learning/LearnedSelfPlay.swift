@@ -28,6 +28,8 @@ struct LearnedSelfPlaySettings: Sendable, Equatable {
     var exploreMoves: Int
     /// Searches take decisive moves (wins on the spot) at every node.
     var decisive: Bool
+    /// σ's scale.
+    var cScale: Double
 }
 
 /// What a round of self-play produced: positions in game order, and counters.
@@ -52,10 +54,10 @@ struct LockstepSelfPlay<G: Game, E: FeatureEncoder> where E.Observation == G.Sta
     /// Plays games `range` of a generation whose seeds come from `seed`.
     func play(_ range: Range<Int>, seed: UInt64) -> SelfPlayYield {
         let model = NetworkModel<G, E>(network: network, encoder: encoder)
-        let full = GumbelSettings(simulations: settings.simulations, considered: settings.considered, gumbelScale: 1,
-                                  decisive: settings.decisive)
-        let cheap = GumbelSettings(simulations: settings.cheapSimulations, considered: settings.considered, gumbelScale: 1,
-                                   decisive: settings.decisive)
+        let full = GumbelSettings(simulations: settings.simulations, considered: settings.considered, cScale: settings.cScale,
+                                  gumbelScale: 1, decisive: settings.decisive)
+        let cheap = GumbelSettings(simulations: settings.cheapSimulations, considered: settings.considered, cScale: settings.cScale,
+                                   gumbelScale: 1, decisive: settings.decisive)
         var live: [LiveGame<G>] = range.map { index in
             let gameSeed = Seeds.derive(seed, UInt64(index), 0, 0x5e1f)
             return LiveGame(state: game.newMatch(seed: gameSeed), rng: LabRandom(seed: Seeds.derive(gameSeed, 1, 0, 0x5e1f)),

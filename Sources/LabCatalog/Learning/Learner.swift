@@ -32,6 +32,8 @@ public struct LearnRequest: Sendable, Equatable {
         case best
     }
     public var selfPlayer = SelfPlayer.latest
+    /// σ's scale in every search of the learning (alphazero's `cscale`).
+    public var cScale = GumbelSettings.defaultCScale
     public var width = 128
     public var blocks = 2
     /// Generations whose positions the replay buffer keeps.
@@ -56,7 +58,7 @@ public struct LearnRequest: Sendable, Equatable {
     var identity: [String] {
         ["game: \(game)", "rules: \(rules.map { "\($0.key)=\($0.value)" }.joined(separator: ","))", "map: \(map ?? "-")",
          "seats: \(seats)", "games: \(games)", "sims: \(sims)", "fullShare: \(fullShare)",
-         "considered: \(considered)", "exploreMoves: \(exploreMoves)", "selfPlay: \(selfPlayer.rawValue)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
+         "considered: \(considered)", "exploreMoves: \(exploreMoves)", "selfPlay: \(selfPlayer.rawValue)", "cScale: \(cScale)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
          "batch: \(batch)", "learningRate: \(learningRate)", "gateBlocks: \(gateBlocks)", "anchorBlocks: \(anchorBlocks)",
          "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]
     }
@@ -133,7 +135,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         if state.generation > 0 { progress("resuming \(options.directory) after generation \(state.generation) of \(request.generations)") }
         let selfPlay = LearnedSelfPlaySettings(simulations: request.sims, cheapSimulations: max(2, request.sims / 4),
                                                fullShare: request.fullShare, considered: request.considered,
-                                               exploreMoves: request.exploreMoves, decisive: decisive)
+                                               exploreMoves: request.exploreMoves, decisive: decisive, cScale: request.cScale)
         while state.generation < request.generations {
             let generation = state.generation + 1
             let started = Date()
@@ -156,8 +158,8 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             // 3. The gate: the candidate replaces the best when it is stronger (interval above 1/2).
             try folder.writeModel(candidate, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.candidateFile)
             try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation - 1, name: LearnFolder.previousFile)
-            let gate = try measure("alphazero(model=\(folder.path(LearnFolder.candidateFile)), sims=\(request.sims), gumbel=1)",
-                                   against: "alphazero(model=\(folder.path(LearnFolder.previousFile)), sims=\(request.sims), gumbel=1)",
+            let gate = try measure("alphazero(model=\(folder.path(LearnFolder.candidateFile)), sims=\(request.sims), gumbel=1, cscale=\(request.cScale))",
+                                   against: "alphazero(model=\(folder.path(LearnFolder.previousFile)), sims=\(request.sims), gumbel=1, cscale=\(request.cScale))",
                                    request: request, blocks: request.gateBlocks, seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x6a7e),
                                    threads: options.threads)
             // Stronger: its interval above its fair share (1/2 at 2 seats; 1/teams at more).
@@ -168,7 +170,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.bestFile)
             var anchorScores: [EntrantScore] = []
             for (k, anchor) in request.anchors.enumerated() {
-                let score = try measure("alphazero(model=\(folder.path(LearnFolder.bestFile)), sims=\(request.sims))", against: anchor,
+                let score = try measure("alphazero(model=\(folder.path(LearnFolder.bestFile)), sims=\(request.sims), cscale=\(request.cScale))", against: anchor,
                                         request: request, blocks: request.anchorBlocks,
                                         seed: Seeds.derive(request.seed, UInt64(generation), UInt64(k + 1), 0xa7c4), threads: options.threads)
                 anchorScores.append(score)
