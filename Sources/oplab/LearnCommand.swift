@@ -125,7 +125,7 @@ struct LearnCommand: ParsableCommand {
         guard let selfPlayer = LearnRequest.SelfPlayer(rawValue: selfPlay) else {
             throw InputError("--self-play \(selfPlay.excerpt()): expected latest or best")
         }
-        guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(cscale): expected 0.001...100") }
+        guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(String(format: "%g", cscale)): expected 0.001...100")  }
         guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
         guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
         guard window >= 1 && window <= 1_000 else { throw InputError("--window \(window): expected 1...1000 generations") }
