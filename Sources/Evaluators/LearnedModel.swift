@@ -45,6 +45,9 @@ public struct LearnedModel: Sendable, Equatable {
     /// The note `key`, if any.
     public func note(_ key: String) -> String? { notes.first { $0.key == key }?.value }
 
+    /// The note holding the σ scale (alphazero's `cscale`) the model's self-play searched with.
+    public static let searchScaleNote = "search.cscale"
+
     /// The file's bytes.
     public func encoded() -> [UInt8] {
         let s = network.shape

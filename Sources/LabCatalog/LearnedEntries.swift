@@ -144,7 +144,9 @@ struct LearnedSupport<G: Game>: Sendable {
     /// Whether a match ends on a winning move (Connect Four, Quortex), so that searches
     /// take decisive moves by default.
     let decisive: Bool
-    let load: @Sendable (_ path: String, _ game: G, _ seats: Int) throws(InputError) -> PolicyValueNet
+    /// The network of a model file, and the σ scale its search was learned with (its
+    /// note `search.cscale`), if it says.
+    let loadWithScale: @Sendable (_ path: String, _ game: G, _ seats: Int) throws(InputError) -> (PolicyValueNet, Double?)
     let alphazero: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ settings: GumbelSettings) -> any Strategy<G>
     let policy: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ temperature: Double) -> any Strategy<G>
 
@@ -152,7 +154,7 @@ struct LearnedSupport<G: Game>: Sendable {
     where E.Observation == G.State.Observation {
         self.shipped = shipped
         self.decisive = decisive
-        load = { path, game, seats throws(InputError) in
+        loadWithScale = { path, game, seats throws(InputError) in
             let encoder = encoder(game)
             let file: String
             if path == ShippedModel.keyword {
@@ -167,7 +169,8 @@ struct LearnedSupport<G: Game>: Sendable {
             try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey, inputs: encoder.featureCount,
                             actions: game.newMatch(seed: 0).actionSpaceSize, seats: seats, file: file)
             BLASThreads.pinToOne()
-            return model.network
+            let scale = model.note(LearnedModel.searchScaleNote).flatMap(Double.init).flatMap { (0.001...100).contains($0) ? $0 : nil }
+            return (model.network, scale)
         }
         alphazero = { context, network, settings in AlphaZeroPlayer<G, E>(context, network: network, encoder: encoder(context.game), settings: settings) }
         policy = { context, network, temperature in PolicyPlayer<G, E>(context, network: network, encoder: encoder(context.game), temperature: temperature) }
@@ -203,15 +206,16 @@ enum LearnedEntries {
                     ParameterSpec("sims", .integer(1...100_000), default: "32", "simulations per move"),
                     ParameterSpec("considered", .integer(1...256), default: "16", "root actions considered (top of the Gumbel-perturbed policy)"),
                     ParameterSpec("gumbel", .number(0...10), default: "0", "Gumbel noise at the root (0 in play: the best action; 1 in self-play)"),
-                    ParameterSpec("cscale", .number(0.001...100), default: "\(GumbelSettings.defaultCScale)",
-                                  "weight of the search's values against the network's priors: σ(q) = (50 + max visits) · cscale · q, q rescaled to [0, 1] (mctx's value_scale)"),
+                    ParameterSpec("cscale", .number(0...100), default: "0",
+                                  "weight of the search's values against the network's priors: σ(q) = (50 + max visits) · cscale · q, q rescaled to [0, 1] (mctx's value_scale); 0: the one the model was learned with (its note search.cscale), else \(GumbelSettings.defaultCScale)"),
                     ParameterSpec("decisive", .flag, default: String(support.decisive),
                                   "a move that wins on the spot is taken at every node of the search, before the network is asked"),
                 ]
             ) { params, game throws(InputError) in
-                let network = try support.load(params.text("model"), game, game.seatCount)
+                let (network, learnedScale) = try support.loadWithScale(params.text("model"), game, game.seatCount)
+                let scale = params.number("cscale") > 0 ? params.number("cscale") : learnedScale ?? GumbelSettings.defaultCScale
                 let settings = GumbelSettings(simulations: params.integer("sims"), considered: params.integer("considered"),
-                                              cScale: params.number("cscale"), gumbelScale: params.number("gumbel"),
+                                              cScale: scale, gumbelScale: params.number("gumbel"),
                                               decisive: params.flag("decisive"))
                 return { context in support.alphazero(context, network, settings) }
             },
@@ -223,7 +227,7 @@ enum LearnedEntries {
                     ParameterSpec("temperature", .number(0...100), default: "0", "0: the most likely action; higher: a weaker, more varied player"),
                 ]
             ) { params, game throws(InputError) in
-                let network = try support.load(params.text("model"), game, game.seatCount)
+                let (network, _) = try support.loadWithScale(params.text("model"), game, game.seatCount)
                 let temperature = params.number("temperature")
                 return { context in support.policy(context, network, temperature) }
             },

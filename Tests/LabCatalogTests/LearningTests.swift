@@ -96,6 +96,27 @@ struct LearningTests {
         #expect(alike == a[0].accepted, "generation 1 \(a[0].accepted ? "accepted" : "rejected"): generation 2 should play \(a[0].accepted ? "alike" : "otherwise")")
     }
 
+    @Test("a model carries the σ scale it was learned with, and alphazero searches with it unless cscale is given")
+    func learnedScale() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var request = Self.request(generations: 1)
+        request.cScale = 2
+        _ = try Self.learn(request, into: folder, threads: 1)
+        let model = folder + "/best.model"
+        #expect(try LearnedModel.load(path: model).note(LearnedModel.searchScaleNote) == "2.0")
+        let connect4 = try Catalog.game(named: "connect4")
+        func moves(_ spec: String) throws -> [String] {
+            let table = try connect4.makeTable(TableSetup(players: [try Catalog.validate(spec, for: connect4), StrategySpec(name: "random")]))
+            var buffer = ActionBuffer()
+            return (1...6).map { seed in
+                let outcome = table.play(seed: UInt64(seed), buffer: &buffer, trace: nil).outcome
+                return "\(outcome.turns) \(outcome.places) \(outcome.endReason)"
+            }
+        }
+        #expect(try moves("alphazero(model=\(model), sims=16)") == moves("alphazero(model=\(model), sims=16, cscale=2)"))
+    }
+
     @Test("a learned model plays as alphazero and policy; another game's, a value model, a damaged file and bad knobs are refused")
     func modelsPlay() throws {
         let folder = Self.folder()
@@ -124,7 +145,7 @@ struct LearningTests {
         #expect(throws: InputError.self) { _ = try Catalog.validate("policy(model=\(model), temperature=-1)", for: connect4) }
         #expect(throws: InputError.self) { _ = try Catalog.validate("alphazero(model=\(model), sims=0)", for: connect4) }
         #expect(throws: InputError.self) { _ = try Catalog.validate("alphazero(model=\(model), decisive=1)", for: connect4) }
-        #expect(throws: InputError.self) { _ = try Catalog.validate("alphazero(model=\(model), cscale=0)", for: connect4) }
+        #expect(throws: InputError.self) { _ = try Catalog.validate("alphazero(model=\(model), cscale=-1)", for: connect4) }
         // Decisive moves are the default where a match ends on a move, not on rail.
         let defaults = { (game: String) throws -> String? in
             try Catalog.game(named: game).strategies.first { $0.name == "alphazero" }?.parameters.first { $0.name == "decisive" }?.defaultValue

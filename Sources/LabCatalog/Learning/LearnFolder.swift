@@ -233,7 +233,8 @@ struct LearnFolder {
     func writeModel<G: Game, E: FeatureEncoder>(_ network: PolicyValueNet, shape: PolicyValueShape, game: G, encoder: E, request: LearnRequest,
                                                 generation: Int, name: String) throws(InputError) {
         let notes = [ValueModel.Note("learned-by", "oplab learn " + request.identity.joined(separator: "; ")),
-                     ValueModel.Note("generation", String(generation))]
+                     ValueModel.Note("generation", String(generation)),
+                     ValueModel.Note(LearnedModel.searchScaleNote, String(request.cScale))]
         let model = LearnedModel(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey, network: network, notes: notes)
         try model.write(to: path(name))
     }
