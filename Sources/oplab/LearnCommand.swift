@@ -47,6 +47,11 @@ struct LearnCommand: ParsableCommand {
     var selfPlay: String = "latest"
 
     @Option(parsing: .unconditional,
+            help: "Root actions a search considers (the top of the Gumbel-perturbed policy): fewer get more simulations each, so chance (a tile or card drawn) averages out.",
+            transform: CommandLineNumbers.integer)
+    var considered: Int = 16
+
+    @Option(parsing: .unconditional,
             help: "σ's scale in every search of the learning (alphazero's cscale): larger trusts the search's values more against the network's priors.")
     var cscale: Double = 0.1
 
@@ -125,6 +130,7 @@ struct LearnCommand: ParsableCommand {
         guard let selfPlayer = LearnRequest.SelfPlayer(rawValue: selfPlay) else {
             throw InputError("--self-play \(selfPlay.excerpt()): expected latest or best")
         }
+        guard considered >= 1 && considered <= 256 else { throw InputError("--considered \(considered): expected 1...256") }
         guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(String(format: "%g", cscale)): expected 0.001...100")  }
         guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
         guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
@@ -147,6 +153,7 @@ struct LearnCommand: ParsableCommand {
         request.exploreMoves = exploreMoves
         request.selfPlayer = selfPlayer
         request.cScale = cscale
+        request.considered = considered
         request.blocks = blocks
         request.window = window
         request.steps = steps

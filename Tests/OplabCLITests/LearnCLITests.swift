@@ -49,6 +49,7 @@ struct LearnCLITests {
             (["learn", "connect4", "--sims", "0"], "--sims 0: expected 1...100000 simulations"),
             (["learn", "connect4", "--self-play", "worst"], "--self-play worst: expected latest or best"),
             (["learn", "connect4", "--cscale", "0"], "--cscale 0: expected 0.001...100"),
+            (["learn", "connect4", "--considered", "0"], "--considered 0: expected 1...256"),
             (["learn", "connect4", "--generations", "0"], "--generations 0: expected 1...100000"),
             (["learn", "connect4", "--anchor", "nobody"], "--anchor unknown strategy 'nobody'"),
             (["play", "connect4", "--player", "policy(temperature=-1)", "--player", "random"], "temperature"),
