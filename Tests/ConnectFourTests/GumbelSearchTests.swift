@@ -21,13 +21,19 @@ private final class UniformModel: PolicyValueModel {
     }
 }
 
-/// Runs `search` to its end, evaluating each batch it asks for with `model`.
-private func run(_ search: GumbelSearch<ConnectFourState>, _ model: UniformModel) {
+/// Runs `search` to its end, evaluating each batch it asks for with `model` (each
+/// leaf's features from the model's own encoder).
+private func run<M: PolicyValueModel>(_ search: GumbelSearch<ConnectFourState>, _ model: M) where M.State == ConnectFourState {
     while !search.pending.isEmpty {
-        let batch = search.pending.count
-        var features = [Float](repeating: 0, count: batch)
+        let batch = search.pending.count, f = model.featureCount
+        var features = [Float](repeating: 0, count: batch * f)
+        features.withUnsafeMutableBufferPointer { x in
+            for (k, leaf) in search.pending.enumerated() {
+                model.encode(leaf.state, seat: leaf.seat, into: UnsafeMutableBufferPointer(rebasing: x[(k * f)..<((k + 1) * f)]))
+            }
+        }
         var logits = [Float](repeating: 0, count: batch * 7), values = [Float](repeating: 0, count: batch * 2)
-        model.evaluate(&features, batch: batch, logits: &logits, values: &values)
+        model.evaluate(features, batch: batch, logits: &logits, values: &values)
         search.resume(logits: logits, values: values)
     }
 }
@@ -73,15 +79,15 @@ private final class MisledModel: PolicyValueModel {
     }
 }
 
-/// Runs `search` to its end on `model`'s evaluations.
-private func drive<M: PolicyValueModel>(_ search: GumbelSearch<ConnectFourState>, _ model: M) where M.State == ConnectFourState {
-    while !search.pending.isEmpty {
-        let batch = search.pending.count
-        var features = [Float](repeating: 0, count: batch)
-        var logits = [Float](repeating: 0, count: batch * 7), values = [Float](repeating: 0, count: batch * 2)
-        model.evaluate(&features, batch: batch, logits: &logits, values: &values)
-        search.resume(logits: logits, values: values)
-    }
+/// A search of `state` for `seat` run to its end on `model`.
+private func searched<M: PolicyValueModel>(_ model: M, _ settings: GumbelSettings, _ state: ConnectFourState, seat: Int) -> GumbelSearch<ConnectFourState>
+where M.State == ConnectFourState {
+    let search = GumbelSearch<ConnectFourState>(model: model, settings: settings)
+    var legal = ActionBuffer()
+    state.legalActions(into: &legal)
+    search.begin(state: state, seat: seat, legal: legal, rng: LabRandom(seed: 3))
+    run(search, model)
+    return search
 }
 
 @Suite("Gumbel search")
@@ -102,10 +108,8 @@ struct GumbelSearchTests {
     @Test("with a model that knows nothing, 16 simulations find the winning move; the policy target prefers it")
     func findsTheWin() {
         let model = UniformModel()
-        let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 16))
         let state = Self.threatened()
-        search.begin(state: state, seat: 0, legal: Self.legal(state), rng: LabRandom(seed: 3))
-        run(search, model)
+        let search = searched(model, GumbelSettings(simulations: 16), state, seat: 0)
         #expect(search.isDone)
         #expect(search.action == 0)
         let policy = Dictionary(uniqueKeysWithValues: search.improvedPolicy.map { ($0.action, $0.probability) })
@@ -116,21 +120,8 @@ struct GumbelSearchTests {
     @Test("Q is rescaled to [0, 1] over a node's actions (mctx): values 0.01 apart still decide the move and the target")
     func rescaledQ() {
         let model = SlightModel()
-        let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 16))
         let state = ConnectFourGame().newMatch(seed: 1)
-        search.begin(state: state, seat: 0, legal: Self.legal(state), rng: LabRandom(seed: 3))
-        while !search.pending.isEmpty {
-            let batch = search.pending.count
-            var features = [Float](repeating: 0, count: batch)
-            features.withUnsafeMutableBufferPointer { f in
-                for (k, leaf) in search.pending.enumerated() {
-                    model.encode(leaf.state, seat: leaf.seat, into: UnsafeMutableBufferPointer(rebasing: f[k..<(k + 1)]))
-                }
-            }
-            var logits = [Float](repeating: 0, count: batch * 7), values = [Float](repeating: 0, count: batch * 2)
-            model.evaluate(features, batch: batch, logits: &logits, values: &values)
-            search.resume(logits: logits, values: values)
-        }
+        let search = searched(model, GumbelSettings(simulations: 16), state, seat: 0)
         #expect(search.action == 3)
         let policy = Dictionary(uniqueKeysWithValues: search.improvedPolicy.map { ($0.action, $0.probability) })
         // Unscaled, σ(q) would separate the moves by about 0.05 logits: 3 would get ~0.15.
@@ -143,9 +134,7 @@ struct GumbelSearchTests {
         let won = Self.threatened()
         for decisive in [false, true] {
             let model = MisledModel(bias: 12)
-            let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 16, decisive: decisive))
-            search.begin(state: won, seat: 0, legal: Self.legal(won), rng: LabRandom(seed: 3))
-            drive(search, model)
+            let search = searched(model, GumbelSettings(simulations: 16, decisive: decisive), won, seat: 0)
             if decisive {
                 #expect(search.action == 0)
                 #expect(model.rows == 0)
@@ -161,9 +150,7 @@ struct GumbelSearchTests {
         // follows the prior too, so column 6 looks as good as the block.)
         for decisive in [false, true] {
             let model = MisledModel(bias: 5.5)
-            let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 32, decisive: decisive))
-            search.begin(state: threatened, seat: 1, legal: Self.legal(threatened), rng: LabRandom(seed: 3))
-            drive(search, model)
+            let search = searched(model, GumbelSettings(simulations: 32, decisive: decisive), threatened, seat: 1)
             #expect(search.action == (decisive ? 0 : 6))
         }
     }
@@ -171,10 +158,8 @@ struct GumbelSearchTests {
     @Test("each round is one batch: the root alone, then one leaf per remaining root action (7, then 4, then 2)")
     func batchesPerRound() {
         let model = UniformModel()
-        let search = GumbelSearch<ConnectFourState>(model: model, settings: GumbelSettings(simulations: 32))
         let state = ConnectFourGame().newMatch(seed: 1)
-        search.begin(state: state, seat: 0, legal: Self.legal(state), rng: LabRandom(seed: 3))
-        run(search, model)
+        let search = searched(model, GumbelSettings(simulations: 32), state, seat: 0)
         #expect(model.batches.first == 1)
         #expect(model.batches.dropFirst().first == 7)
         #expect(model.batches.max()! <= 7)
