@@ -1,7 +1,7 @@
 import Quortex
 
-/// The conformance suite's examples of the reference AI: the 58 positions of
-/// `../shared/fixtures/quortex-reference-choices.jsonl` (generated from it, record for
+/// The conformance suite's examples of the reference AI: the 58 positions of the
+/// published AI's recorded choices (this file was generated from that record, record for
 /// record) where the published AI chose differently from the lab's first version, whose
 /// candidate filter also took cells next to any rim cell. Each is the position before
 /// move `move` (1-based) of `oplab play quortex --player P0 --player P1 --seed S`, on the
