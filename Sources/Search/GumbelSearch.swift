@@ -152,7 +152,7 @@ public final class GumbelSearch<State: GameState> {
         isDone = false
         action = -1
         _ = newNode(action: -1)
-        if settings.decisive, let win = winningAction(state, mover: seat, legal: rootLegal) {
+        if let win = winningAction(state, mover: seat, legal: legal) {
             // A win on the spot: no search, and the policy target is that move.
             action = win
             improvedPolicy = rootLegal.map { ($0, $0 == win ? 1 : 0) }
@@ -163,17 +163,25 @@ public final class GumbelSearch<State: GameState> {
         pendingPaths.append([0])
     }
 
-    /// An action of `legal` after which the match is over with `mover` the winner (its
-    /// share the largest and not everyone's), if there is one.
-    private func winningAction(_ state: State, mover: Int, legal: [Int]) -> Int? {
-        for action in legal {
+    /// With decisive moves on, an action of `legal` after which the match is over with
+    /// `mover` the winner (its share the largest and not everyone's), if there is one.
+    private func winningAction(_ state: State, mover: Int, legal: ActionBuffer) -> Int? {
+        guard settings.decisive else { return nil }
+        for k in 0..<legal.count {
             var next = state
-            next.apply(action)
+            next.apply(legal[k])
             guard next.isTerminal else { continue }
             let shares = terminalValues(next)
-            if let top = shares.max(), let low = shares.min(), top > low, shares[mover] == top { return action }
+            if let top = shares.max(), let low = shares.min(), top > low, shares[mover] == top { return legal[k] }
         }
         return nil
+    }
+
+    /// ``winningAction(_:mover:legal:)`` for the mover of `state`, a position below the root.
+    private func decisiveAction(_ state: State) -> Int? {
+        guard settings.decisive else { return nil }
+        state.legalActions(into: &buffer)
+        return winningAction(state, mover: state.currentSeat, legal: buffer)
     }
 
     /// Marks the result as taken: the search waits for its next ``begin(state:seat:legal:rng:sample:)``.
@@ -301,27 +309,18 @@ public final class GumbelSearch<State: GameState> {
                 backup(path, terminalValues(state))
                 return
             }
+            let chosen: Int
             if nodes[node].decisive >= 0 {
-                let win = Int(nodes[node].decisive)
-                node = child(of: node, action: win)
-                path.append(node)
-                state.apply(win)
-                continue
-            }
-            if nodes[node].logits < 0 {
-                if settings.decisive {
-                    state.legalActions(into: &buffer)
-                    let mover = state.currentSeat
-                    if let win = winningAction(state, mover: mover, legal: (0..<buffer.count).map { buffer[$0] }) {
-                        // The mover wins here: the node's value is that win, with no evaluation.
-                        nodes[node].decisive = Int32(win)
-                        nodes[node].mover = Int32(mover)
-                        node = child(of: node, action: win)
-                        path.append(node)
-                        state.apply(win)
-                        continue
-                    }
-                }
+                chosen = Int(nodes[node].decisive)
+            } else if nodes[node].logits >= 0 {
+                state.legalActions(into: &buffer)
+                chosen = select(node, legal: buffer)
+            } else if let win = decisiveAction(state) {
+                // The mover wins here: the node's value is that win, with no evaluation.
+                nodes[node].decisive = Int32(win)
+                nodes[node].mover = Int32(state.currentSeat)
+                chosen = win
+            } else {
                 // A leaf already waiting in this round is evaluated once: this simulation
                 // backs up the value of its parent's view instead (rare: distinct root
                 // actions lead to distinct subtrees).
@@ -333,8 +332,6 @@ public final class GumbelSearch<State: GameState> {
                 pendingPaths.append(path)
                 return
             }
-            state.legalActions(into: &buffer)
-            let chosen = select(node, legal: buffer)
             node = child(of: node, action: chosen)
             path.append(node)
             state.apply(chosen)

@@ -11,9 +11,10 @@ struct LearnCommand: ParsableCommand {
         abstract: "Learn a policy-value model by self-play: Gumbel search, a replay buffer, training on BLAS, a gate.",
         discussion: """
             Each generation plays --games games of self-play with the network in training \
-            (--self-play best: the last one the gate accepted) (a full search of --sims simulations on a quarter of the moves, whose improved policies are \
-            recorded; a cheap one of a quarter as many elsewhere), trains a candidate on the \
-            positions of the last --window generations, and publishes it as best.model only when it beats the best \
+            (--self-play best: the last one the gate accepted), with a full search of --sims \
+            simulations on a quarter of the moves, whose improved policies are recorded, and a \
+            cheap one of a quarter as many elsewhere. It trains a candidate on the positions of \
+            the last --window generations and publishes it as best.model only when it beats the best \
             over --gate-blocks seat-rotated blocks with its 95 % interval above 1/2. The best is \
             measured against each --anchor (default: the game's documented CPU). DIR holds \
             best.model (play it with alphazero(model=DIR/best.model) or policy(model=...)), \
@@ -53,7 +54,7 @@ struct LearnCommand: ParsableCommand {
 
     @Option(parsing: .unconditional,
             help: "σ's scale in every search of the learning (alphazero's cscale): larger trusts the search's values more against the network's priors.")
-    var cscale: Double = 0.1
+    var cscale: Double = LearnRequest(game: "").cScale
 
     @Option(parsing: .unconditional, help: "Width of the network's trunk.", transform: CommandLineNumbers.integer)
     var width: Int = 128

@@ -53,6 +53,12 @@ public struct LearnRequest: Sendable, Equatable {
 
     public init(game: String) { self.game = game }
 
+    /// `alphazero` on `model` with the learning's search knobs (the gate's and the anchors'
+    /// player).
+    func searchSpec(_ model: String, gumbel: Double) -> String {
+        "alphazero(model=\(model), sims=\(sims), gumbel=\(gumbel), cscale=\(cScale), considered=\(considered))"
+    }
+
     /// The fields a resumed learning must share with the folder's, as `name: value` text.
     /// The generations are not among them: `--resume` with more goes on past the end.
     var identity: [String] {
@@ -158,8 +164,8 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             // 3. The gate: the candidate replaces the best when it is stronger (interval above 1/2).
             try folder.writeModel(candidate, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.candidateFile)
             try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation - 1, name: LearnFolder.previousFile)
-            let gate = try measure("alphazero(model=\(folder.path(LearnFolder.candidateFile)), sims=\(request.sims), gumbel=1, cscale=\(request.cScale), considered=\(request.considered))",
-                                   against: "alphazero(model=\(folder.path(LearnFolder.previousFile)), sims=\(request.sims), gumbel=1, cscale=\(request.cScale), considered=\(request.considered))",
+            let gate = try measure(request.searchSpec(folder.path(LearnFolder.candidateFile), gumbel: 1),
+                                   against: request.searchSpec(folder.path(LearnFolder.previousFile), gumbel: 1),
                                    request: request, blocks: request.gateBlocks, seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x6a7e),
                                    threads: options.threads)
             // Stronger: its interval above its fair share (1/2 at 2 seats; 1/teams at more).
@@ -170,7 +176,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.bestFile)
             var anchorScores: [EntrantScore] = []
             for (k, anchor) in request.anchors.enumerated() {
-                let score = try measure("alphazero(model=\(folder.path(LearnFolder.bestFile)), sims=\(request.sims), cscale=\(request.cScale), considered=\(request.considered))", against: anchor,
+                let score = try measure(request.searchSpec(folder.path(LearnFolder.bestFile), gumbel: 0), against: anchor,
                                         request: request, blocks: request.anchorBlocks,
                                         seed: Seeds.derive(request.seed, UInt64(generation), UInt64(k + 1), 0xa7c4), threads: options.threads)
                 anchorScores.append(score)
