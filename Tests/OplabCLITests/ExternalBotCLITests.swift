@@ -380,8 +380,8 @@ struct ExternalBotCLITests {
     func determinismAndKill9() throws {
         let scratch = try Scratch("bots")
         defer { scratch.remove() }
-        // random_bot.py ignores its argument: the scratch path only tags its processes.
-        let bot = "external(command=\"python3 examples/bots/random_bot.py \(scratch.path)\")"
+        // random_bot.py, holdable: while scratch/hold exists it answers no turn after block 0.
+        let bot = external("held_random_bot.py", scratch)
         let config = try scratch.config(duelConfig(game: "rail", bot: bot, opponent: "heuristic", blocks: 8))
         let one = try tournament(config, out: scratch("t1"), "--no-report", "--threads", "1")
         let two = try tournament(config, out: scratch("t2"), "--no-report", "--threads", "2")
@@ -390,7 +390,9 @@ struct ExternalBotCLITests {
         try expectSameFiles(scratch("t1"), scratch("t2"))
         #expect(try matchRows(scratch("t1")).allSatisfy { $0.fields["forfeit"] == "" })
 
-        // Killed as soon as its first block (4 rows) is on disk, with 7 blocks to go.
+        // Held after its first block (4 rows), then killed with 7 blocks to go: a known point
+        // at any speed.
+        try Data().write(to: URL(fileURLWithPath: scratch("hold")))
         let killed = scratch("killed")
         let process = try startTournament(config, out: killed, ["--threads", "2"])
         let started = waitWhile(process) { writtenRows(killed) >= 4 }
@@ -403,9 +405,10 @@ struct ExternalBotCLITests {
         #expect(kill(process.processIdentifier, SIGKILL) == 0)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
-        #expect(writtenRows(killed) < 8 * 4, "the kill came after the last block")
+        #expect(writtenRows(killed) == 4, "only block 0 is on disk")
         // No code of oplab's runs after kill -9: the bots read the end of their input and exit.
         expectNoBotsLeft(scratch, "after kill -9")
+        try FileManager.default.removeItem(atPath: scratch("hold"))
         let resumed = try tournament(config, out: killed, "--no-report", "--resume", "--threads", "2")
         try #require(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("resuming"), "\(resumed.stderr)")
