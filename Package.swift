@@ -31,7 +31,11 @@ let package = Package(
         // How a game draws itself for generic tools: SVG building blocks, replay scenes,
         // board-count pictures. Knows LabCore only; games and Reports use it.
         .target(name: "Pictures", dependencies: ["LabCore"], swiftSettings: strict),
-        .target(name: "RailGame", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
+        // Files under configs/ compiled in at build time (the shipped map, the shipped
+        // models): Plugins/EmbedConfigs runs the EmbedFiles tool.
+        .executableTarget(name: "EmbedFiles", swiftSettings: strict),
+        .plugin(name: "EmbedConfigs", capability: .buildTool(), dependencies: ["EmbedFiles"]),
+        .target(name: "RailGame", dependencies: ["LabCore", "Pictures"], swiftSettings: strict, plugins: ["EmbedConfigs"]),
         .target(name: "Quortex", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
         .target(name: "ConnectFour", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
         .target(name: "Search", dependencies: ["LabCore"], swiftSettings: strict),
@@ -49,7 +53,7 @@ let package = Package(
         // supplies through Pictures; no game types.
         .target(name: "Reports", dependencies: ["LabCore", "Pictures", "Tournament"], swiftSettings: strict),
         .target(name: "LabCatalog", dependencies: ["LabCore", "Pictures", "RailGame", "Quortex", "ConnectFour", "Search", "Evaluators", "Players", "Tournament", "Reports"],
-                swiftSettings: strict),
+                swiftSettings: strict, plugins: ["EmbedConfigs"]),
         .executableTarget(
             name: "oplab",
             dependencies: [

@@ -23,7 +23,7 @@ struct ConnectFourEntry: GameEntry {
         + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: ConnectFourGame.self)]
 
     /// Learned policy-value models (`oplab learn connect4`), read through the board encoder.
-    static let learned = LearnedSupport<ConnectFourGame>(decisive: true) { _ in ConnectFourFeatures() }
+    static let learned = LearnedSupport<ConnectFourGame>(shipped: .connect4, decisive: true) { _ in ConnectFourFeatures() }
 
     static let baseEntries: [StrategyEntry<ConnectFourGame>] = [
         StrategyEntry(name: "random", summary: "uniform over the columns that are not full") { _, _ in

@@ -139,8 +139,8 @@ final class PolicyPlayer<G: Game, E: FeatureEncoder>: Strategy where E.Observati
 /// How a game's learned policy-value models are loaded and checked: where its feature
 /// encoder meets the network.
 struct LearnedSupport<G: Game>: Sendable {
-    /// The shipped model's file under configs/models/, if the game has one yet.
-    let shipped: String?
+    /// The shipped model (compiled in from configs/models/learned/), if the game has one yet.
+    let shipped: ShippedModel?
     /// Whether a match ends on a winning move (Connect Four, Quortex), so that searches
     /// take decisive moves by default.
     let decisive: Bool
@@ -150,22 +150,24 @@ struct LearnedSupport<G: Game>: Sendable {
     let alphazero: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ settings: GumbelSettings) -> any Strategy<G>
     let policy: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ temperature: Double) -> any Strategy<G>
 
-    init<E: FeatureEncoder>(shipped: String? = nil, decisive: Bool = false, encoder: @escaping @Sendable (G) -> E)
+    init<E: FeatureEncoder>(shipped: ShippedModel? = nil, decisive: Bool = false, encoder: @escaping @Sendable (G) -> E)
     where E.Observation == G.State.Observation {
         self.shipped = shipped
         self.decisive = decisive
         loadWithScale = { path, game, seats throws(InputError) in
             let encoder = encoder(game)
             let file: String
+            let model: LearnedModel
             if path == ShippedModel.keyword {
                 guard let shipped else {
                     throw InputError("model=shipped: \(E.gameName) has no shipped learned model yet; pass model=FILE (`oplab learn \(E.gameName)` writes one)")
                 }
-                file = shipped
+                file = shipped.label
+                model = try LearnedModelStore.load(shipped)
             } else {
                 file = path
+                model = try LearnedModelStore.load(path)
             }
-            let model = try LearnedModelStore.load(file)
             try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey, inputs: encoder.featureCount,
                             actions: game.newMatch(seed: 0).actionSpaceSize, seats: seats, file: file)
             BLASThreads.pinToOne()
@@ -189,6 +191,15 @@ enum LearnedModelStore {
         cache.withLock { $0[path] = (stamp, model) }
         return model
     }
+
+    /// A shipped model, decoded once.
+    static func load(_ shipped: ShippedModel) throws(InputError) -> LearnedModel {
+        let key = "\(ShippedModel.keyword):\(shipped.path)"
+        if let hit = cache.withLock({ $0[key] }) { return hit.model }
+        let model = try LearnedModel.decode(shipped.bytes, file: shipped.label)
+        cache.withLock { $0[key] = ("", model) }
+        return model
+    }
 }
 
 /// `alphazero(...)` and `policy(...)` for a game with learned models.
@@ -196,7 +207,7 @@ enum LearnedEntries {
     static func entries<G: Game>(_ support: LearnedSupport<G>) -> [StrategyEntry<G>] {
         let model = ParameterSpec("model", .file(keywords: [ShippedModel.keyword]), default: ShippedModel.keyword,
                                   "the policy-value model file (from `oplab learn`); shipped: "
-                                  + (support.shipped ?? "none yet for this game"))
+                                  + (support.shipped.map { "\($0.path), compiled into oplab" } ?? "none yet for this game"))
         return [
             StrategyEntry(
                 name: "alphazero",

@@ -12,23 +12,28 @@ struct LoadedModel<G: Game>: Sendable {
     let greedy: @Sendable (_ context: StrategyContext<G>, _ samples: Int) -> any Strategy<G>
 }
 
-/// A model compiled into `oplab` from its file under configs/models/, so the default
-/// model works from any folder. `ShippedModels.swift` holds the bytes; it is written by
-/// scripts/embed-shipped-files.sh, and a test checks it against the files.
+/// A model compiled into `oplab` at build time from its file under configs/models/
+/// (Plugins/EmbedConfigs), so the default model works from any folder.
 package struct ShippedModel: Sendable {
-    /// The file it is compiled from, relative to the package root.
-    package let path: String
-    /// The file's bytes, base64 (line breaks allowed).
-    let base64: String
+    let file: EmbeddedFile
 
     /// The value of `model=` (the default) and `evaluator=` that names the game's shipped model.
     static let keyword = "shipped"
 
-    /// Every shipped model.
-    package static var all: [ShippedModel] { [rail, quortex] }
+    /// The value models of `blas-greedy` and `mcts(evaluator=shipped)`.
+    static let rail = ShippedModel(file: EmbeddedConfigs.railValue)
+    static let quortex = ShippedModel(file: EmbeddedConfigs.quortexValue)
+    /// The learned policy-value models of `alphazero` and `policy`.
+    static let connect4 = ShippedModel(file: EmbeddedConfigs.connect4Learned)
 
-    /// The file's bytes.
-    package var bytes: [UInt8] { [UInt8](Data(base64Encoded: base64, options: .ignoreUnknownCharacters) ?? Data()) }
+    /// Every shipped model.
+    package static var all: [ShippedModel] { [rail, quortex, connect4] }
+
+    /// The file it is compiled from, relative to the package root.
+    package var path: String { file.path }
+
+    /// The file's bytes (a damaged embedded copy stops the program).
+    package var bytes: [UInt8] { file.bytes }
 
     /// How messages name it.
     var label: String { "the shipped model (\(path))" }

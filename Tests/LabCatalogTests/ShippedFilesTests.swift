@@ -5,31 +5,22 @@ import RailGame
 import Testing
 import Tournament
 
-/// The shipped map and models are compiled into oplab from their files under configs/
-/// (scripts/embed-shipped-files.sh), so oplab runs from any folder; the files stay the
-/// one source of truth, and these tests fail while a compiled copy differs from its file.
+/// The shipped map and models are compiled into oplab at build time from their files under
+/// configs/ (Plugins/EmbedConfigs), so oplab runs from any folder; configs/ holds the only
+/// copy.
 @Suite("Shipped files compiled in")
 struct ShippedFilesTests {
-    static let rerun = "run scripts/embed-shipped-files.sh to compile the file in again"
-
     static func file(_ path: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/" + path))
     }
 
-    @Test("the compiled-in shipped map holds the bytes of configs/maps/train-depot-europe.json")
-    func shippedMapMatchesItsFile() throws {
-        let file = try Self.file(RailMapFile.defaultPath)
-        #expect(RailMapFile.shippedData == file,
-                "\(RailMapFile.defaultPath) (\(file.count) bytes) differs from its compiled-in copy (\(RailMapFile.shippedData.count) bytes); \(Self.rerun)")
-    }
-
-    @Test("each compiled-in shipped model holds the bytes of its file under configs/models/")
-    func shippedModelsMatchTheirFiles() throws {
-        #expect(ShippedModel.all.map(\.path) == ["configs/models/rail-mlp.model", "configs/models/quortex-mlp.model"])
+    @Test("the build embeds the shipped map and each shipped model byte for byte")
+    func embeddedAsTheirFiles() throws {
+        #expect(RailMapFile.shippedData == (try Self.file(RailMapFile.defaultPath)))
+        #expect(ShippedModel.all.map(\.path) == ["configs/models/rail-mlp.model", "configs/models/quortex-mlp.model",
+                                                 "configs/models/learned/connect4.model"])
         for model in ShippedModel.all {
-            let file = try Self.file(model.path)
-            #expect(model.bytes == [UInt8](file),
-                    "\(model.path) (\(file.count) bytes) differs from its compiled-in copy (\(model.bytes.count) bytes); \(Self.rerun)")
+            #expect(model.bytes == [UInt8](try Self.file(model.path)), "\(model.path)")
         }
     }
 
@@ -40,8 +31,32 @@ struct ShippedFilesTests {
         #expect(table.setupLines.first?.hasPrefix("map Train Depot Europe, the shipped map (configs/maps/train-depot-europe.json): 36 cities") == true,
                 "\(table.setupLines)")
     }
-}
 
+    @Test("Connect Four's alphazero and policy play the shipped learned model (alphazero beats random in either seat); games without one say so")
+    func shippedLearnedModels() throws {
+        let connect4 = try Catalog.game(named: "connect4")
+        var buffer = ActionBuffer()
+        for name in ["alphazero", "policy"] {
+            for seat in 0..<2 {
+                var players = [StrategySpec(name: "random"), StrategySpec(name: "random")]
+                players[seat] = StrategySpec(name: name)
+                let table = try connect4.makeTable(TableSetup(players: players))
+                for seed in UInt64(1)...3 {
+                    let report = table.play(seed: seed, strategySeed: nil, match: 0, render: false, buffer: &buffer, trace: nil, timer: nil)
+                    if name == "alphazero" {
+                        #expect(report.outcome.places[seat] == 1 && report.outcome.places[1 - seat] == 2, "\(name) in seat \(seat), seed \(seed)")
+                    } else {
+                        #expect(report.outcome.turns >= 7, "\(name) in seat \(seat), seed \(seed)")
+                    }
+                }
+            }
+        }
+        let quortex = try Catalog.game(named: "quortex")
+        #expect(throws: InputError.self) {
+            _ = try quortex.makeTable(TableSetup(players: [StrategySpec(name: "alphazero"), StrategySpec(name: "random")]))
+        }
+    }
+}
 /// Every tournament config under configs/ loads and plans: a shipped config that a user
 /// runs as the README says must not fail on a field or a strategy spec.
 @Suite("Shipped configs")

@@ -38,9 +38,8 @@ public enum RailMapFile {
     /// How messages name the compiled-in shipped map.
     public static let shippedName = "the shipped map (\(defaultPath))"
 
-    /// The shipped map's bytes: `ShippedMap.swift`, which scripts/embed-shipped-files.sh
-    /// writes from ``defaultPath`` (a test checks the two agree).
-    package static var shippedData: Data { Data(base64Encoded: shippedBase64, options: .ignoreUnknownCharacters) ?? Data() }
+    /// The shipped map's bytes, compiled in from ``defaultPath`` at build time.
+    package static var shippedData: Data { Data(EmbeddedConfigs.trainDepotEurope.bytes) }
 
     /// Loads the valid map at `path`, or the shipped map when `path` is nil; throws an
     /// error listing every problem.
