@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "PlayersTests", dependencies: ["Players", "LabCore", "RailGame", "Quortex"], exclude: ["Bots"],
                     swiftSettings: strict),
         .testTarget(name: "TournamentTests", dependencies: ["Tournament", "LabCore"], swiftSettings: strict),
-        .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "Quortex", "Evaluators", "LabCore"],
+        .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "Quortex", "ConnectFour", "Evaluators", "LabCore"],
                     swiftSettings: strict),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Pictures", "LabCore", "Tournament", "RailGame", "Quortex"],
                     swiftSettings: strict),

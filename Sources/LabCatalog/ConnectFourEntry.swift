@@ -36,7 +36,9 @@ struct ConnectFourEntry: GameEntry {
     var learning: (any GameLearning)? {
         Learner<ConnectFourGame, ConnectFourFeatures>(makeGame: { rules, _, seats throws(InputError) in
             try ConnectFourGame(rules: rules.map { ($0.key, $0.value) }, seatCount: seats)
-        }, encoder: { _ in ConnectFourFeatures() }, decisive: Self.learned.decisive)
+        }, encoder: { _ in ConnectFourFeatures() }, decisive: Self.learned.decisive, teachers: { specs, game throws(InputError) in
+            try self.teachers(try specs.map { text throws(InputError) in try StrategySpec.parse(text) }, in: Self.entries, game: game)
+        })
     }
 
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {

@@ -53,7 +53,9 @@ struct QuortexEntry: GameEntry {
     var learning: (any GameLearning)? {
         Learner<QuortexGame, QuortexPolicyFeatures>(makeGame: { rules, _, seats throws(InputError) in
             try QuortexGame(rules: try QuortexRules(settings: rules.map { ($0.key, $0.value) }), seatCount: seats)
-        }, encoder: { QuortexPolicyFeatures(board: $0.setup.board) }, decisive: Self.learned.decisive)
+        }, encoder: { QuortexPolicyFeatures(board: $0.setup.board) }, decisive: Self.learned.decisive, teachers: { specs, game throws(InputError) in
+            try self.teachers(try specs.map { text throws(InputError) in try StrategySpec.parse(text) }, in: Self.entries, game: game)
+        })
     }
     var trains: Bool { true }
 

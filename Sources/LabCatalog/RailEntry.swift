@@ -95,7 +95,9 @@ struct RailEntry: GameEntry {
     var learning: (any GameLearning)? {
         Learner<RailGame, RailFeatures>(makeGame: { rules, map, seats throws(InputError) in
             try RailGame(map: try RailMapFile.load(path: map), rules: try RailRules(settings: rules.map { ($0.key, $0.value) }), seatCount: seats)
-        }, encoder: { RailFeatures(map: $0.map) })
+        }, encoder: { RailFeatures(map: $0.map) }, teachers: { specs, game throws(InputError) in
+            try self.teachers(try specs.map { text throws(InputError) in try StrategySpec.parse(text) }, in: Self.entries, game: game)
+        })
     }
     var trains: Bool { true }
 

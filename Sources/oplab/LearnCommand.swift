@@ -87,6 +87,14 @@ struct LearnCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seats at the table.", transform: CommandLineNumbers.integer)
     var seats: Int = 2
 
+    @Option(name: .customLong("teacher"),
+            help: "A warm start: a lab strategy whose games the network imitates before the first generation (repeatable: seats rotate over them).")
+    var teachers: [String] = []
+
+    @Option(name: .customLong("teacher-games"), parsing: .unconditional, help: "Games of the teachers for the warm start.",
+            transform: CommandLineNumbers.integer)
+    var teacherGames: Int?
+
     @OptionGroup var setup: GameOptions
 
     @OptionGroup var seeding: SeedOption
@@ -167,6 +175,18 @@ struct LearnCommand: ParsableCommand {
         for text in anchorSpecs {
             do { request.anchors.append(try Catalog.validate(text, for: entry).description) } catch { throw InputError("--anchor \(error.message)") }
         }
+        if let teacherGames, teachers.isEmpty || !(1...1_000_000).contains(teacherGames) {
+            throw InputError(teachers.isEmpty ? "--teacher-games needs --teacher" : "--teacher-games \(teacherGames): expected 1...1000000")
+        }
+        for text in teachers {
+            let spec: StrategySpec
+            do { spec = try Catalog.validate(text, for: entry) } catch { throw InputError("--teacher \(error.message)") }
+            guard spec.name != "external" else {
+                throw InputError("--teacher \(text.excerpt()): an external bot cannot teach (the warm start plays on every core from one table); teach with the lab's own strategies")
+            }
+            request.teachers.append(spec.description)
+        }
+        request.teacherGames = teachers.isEmpty ? 0 : (teacherGames ?? 1_000)
         let directory = out ?? "results/learn-\(entry.name)"
         let threads = workers.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : workers.threads
         return (entry, request, LearnOptions(directory: directory, threads: threads, resume: resume, force: output.force))

@@ -1,3 +1,4 @@
+import ConnectFour
 import Evaluators
 import Foundation
 import LabCore
@@ -81,6 +82,50 @@ struct LearningTests {
         #expect(page.contains("<h1>Learning connect4 by self-play</h1>") && page.contains("id=\"gate\"") && page.contains("id=\"losses\""))
         let csv = try String(contentsOfFile: stepwise + "/generations.csv", encoding: .utf8).split(separator: "\n")
         #expect(csv.count == 3 && csv[1].hasPrefix("1,") && csv[2].hasPrefix("2,"))
+    }
+
+    @Test("a warm start on a teacher's games: the same bytes on 1 and 2 threads and across a resume; it changes what generation 1 learns from; the request records it")
+    func warmStart() throws {
+        var request = Self.request(generations: 2)
+        request.teachers = ["mcts(iterations=40)"]
+        request.teacherGames = 12
+        let one = Self.folder(), two = Self.folder(), stepwise = Self.folder(), plain = Self.folder()
+        defer { for f in [one, two, stepwise, plain] { try? FileManager.default.removeItem(atPath: f) } }
+        let records = try Self.learn(request, into: one, threads: 1)
+        _ = try Self.learn(request, into: two, threads: 2)
+        var first = request
+        first.generations = 1
+        _ = try Self.learn(first, into: stepwise, threads: 2)
+        _ = try Self.learn(request, into: stepwise, threads: 1, resume: true)
+        for name in ["best.model", "checkpoint.bin"] {
+            #expect(Self.bytes(one + "/" + name) == Self.bytes(two + "/" + name), "\(name) differs between 1 and 2 threads")
+            #expect(Self.bytes(one + "/" + name) == Self.bytes(stepwise + "/" + name), "\(name) differs after a resume")
+        }
+        let without = try Self.learn(Self.request(generations: 2), into: plain, threads: 2)
+        #expect(records[0].buffer > without[0].buffer, "the teacher's positions are in generation 1's buffer")
+        #expect(records[0].loss != without[0].loss)
+        let record = try String(contentsOfFile: one + "/learn.json", encoding: .utf8)
+        #expect(record.contains("teachers: mcts(iterations=40)") && record.contains("teacherGames: 12"))
+        #expect(!(try String(contentsOfFile: plain + "/learn.json", encoding: .utf8)).contains("teachers"))
+    }
+
+    @Test("a teacher's games: every recorded move is the teacher's, with all its weight on one legal action, and each seat's share of the outcome")
+    func teacherPositions() throws {
+        let entry = try Catalog.game(named: "connect4")
+        let game = try ConnectFourGame(rules: [], seatCount: 2)
+        let teacher = try entry.teachers([StrategySpec(name: "mcts", parameters: [("iterations", "30")])], in: ConnectFourEntry.entries, game: game)
+        var play = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: teacher)
+        play.randomMoveRate = 0
+        let positions = play.play(games: 6, seed: 3, threads: 2)
+        #expect(positions.count >= 6 * 7, "every move of 6 games")
+        for p in positions {
+            #expect(p.policy.count == p.legal.count && p.policy.filter { $0 == 1 }.count == 1 && p.policy.reduce(0, +) == 1)
+            #expect(p.value.count == 2 && abs(p.value.reduce(0, +) - 1) < 1e-6)
+            #expect(p.features.count == ConnectFourFeatures().featureCount)
+        }
+        // A different seed plays other games; the same seed the same, on any thread count.
+        #expect(play.play(games: 6, seed: 3, threads: 1).map(\.policy) == positions.map(\.policy))
+        #expect(play.play(games: 6, seed: 4, threads: 2).map(\.features) != positions.map(\.features))
     }
 
     @Test("self-play searches with the trainee (latest) or the last accepted network (best): generation 2 plays alike only when generation 1's gate accepted")

@@ -52,6 +52,10 @@ struct LearnCLITests {
             (["learn", "connect4", "--considered", "0"], "--considered 0: expected 1...256"),
             (["learn", "connect4", "--generations", "0"], "--generations 0: expected 1...100000"),
             (["learn", "connect4", "--anchor", "nobody"], "--anchor unknown strategy 'nobody'"),
+            (["learn", "connect4", "--teacher", "nobody"], "--teacher unknown strategy 'nobody'"),
+            (["learn", "connect4", "--teacher-games", "5"], "--teacher-games needs --teacher"),
+            (["learn", "connect4", "--teacher", "mcts", "--teacher-games", "0"], "--teacher-games 0: expected 1...1000000"),
+            (["learn", "connect4", "--teacher", "external(command=\"python3 x.py\")"], "an external bot cannot teach"),
             (["play", "connect4", "--player", "policy(temperature=-1)", "--player", "random"], "temperature"),
             (["play", "connect4", "--player", "alphazero(sims=0)", "--player", "random"], "sims"),
           ])

@@ -47,6 +47,11 @@ public struct LearnRequest: Sendable, Equatable {
     public var anchorBlocks = 20
     /// Fixed opponents the best model is measured against each generation.
     public var anchors: [String] = []
+    /// A warm start: strategies whose games (`teacherGames` of them) the network is
+    /// trained on before the first generation (their moves as policies, their outcomes as
+    /// values); none by default (self-play from a random network).
+    public var teachers: [String] = []
+    public var teacherGames = 0
     public var seed: UInt64 = 1
     /// Games a lockstep chunk plays together (its leaves are one batch).
     public var chunk = 64
@@ -67,6 +72,7 @@ public struct LearnRequest: Sendable, Equatable {
          "considered: \(considered)", "exploreMoves: \(exploreMoves)", "selfPlay: \(selfPlayer.rawValue)", "cScale: \(cScale)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
          "batch: \(batch)", "learningRate: \(learningRate)", "gateBlocks: \(gateBlocks)", "anchorBlocks: \(anchorBlocks)",
          "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]
+            + (teachers.isEmpty ? [] : ["teachers: \(teachers.joined(separator: ";"))", "teacherGames: \(teacherGames)"])
     }
 }
 
@@ -127,6 +133,8 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
     let encoder: @Sendable (G) -> E
     /// Searches take decisive moves (the game's `alphazero` default).
     var decisive = false
+    /// The game's strategies for `--teacher` specs (the lab's own, no external bot).
+    var teachers: (@Sendable (_ specs: [String], _ game: G) throws(InputError) -> [StrategyFactory<G>])? = nil
 
     func learn(_ request: LearnRequest, options: LearnOptions, progress: @escaping @Sendable (String) -> Void) throws(InputError) -> [GenerationRecord] {
         let game = try makeGame(request.rules, request.map, request.seats)
@@ -139,6 +147,10 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         var state = try folder.start(initial: PolicyValueNet(shape: shape, seed: Seeds.derive(request.seed, 0x1ea7)))
         var records = state.records
         if state.generation > 0 { progress("resuming \(options.directory) after generation \(state.generation) of \(request.generations)") }
+        if state.generation == 0 && state.buffer.count == 0 && !request.teachers.isEmpty {
+            try warmStart(&state, game: game, encoder: encoder, shape: shape, folder: folder, request: request, threads: options.threads,
+                          progress: progress)
+        }
         let selfPlay = LearnedSelfPlaySettings(simulations: request.sims, cheapSimulations: max(2, request.sims / 4),
                                                fullShare: request.fullShare, considered: request.considered,
                                                exploreMoves: request.exploreMoves, decisive: decisive, cScale: request.cScale)
@@ -198,6 +210,29 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         }
         try folder.finish()
         return records
+    }
+
+    /// The teachers' games into the buffer (as generation 0) and the network trained on them:
+    /// the trainee and the best both start from there. Checkpointed, so a resume after it
+    /// does not play them again.
+    private func warmStart(_ state: inout LearnState, game: G, encoder: E, shape: PolicyValueShape, folder: LearnFolder, request: LearnRequest,
+                           threads: Int, progress: @escaping @Sendable (String) -> Void) throws(InputError) {
+        guard let resolve = teachers else { throw InputError("--teacher: \(request.game) has no strategies to teach with") }
+        let factories = try resolve(request.teachers, game)
+        let started = Date()
+        let positions = TeacherPlay(game: game, encoder: encoder, teachers: factories)
+            .play(games: request.teacherGames, seed: Seeds.derive(request.seed, 0x7eac), threads: threads)
+        state.buffer.append(generation: 0, positions: positions, window: request.window)
+        progress(String(format: "warm start: %d games of %@, %d positions in %.0f s", request.teacherGames,
+                        request.teachers.joined(separator: ", "), positions.count, Date().timeIntervalSince(started)))
+        let (trained, adam, loss) = train(state.trainee, adam: state.adam, on: state.buffer, request: request, generation: 0,
+                                          newPositions: positions.count)
+        state.trainee = trained
+        state.adam = adam
+        state.best = trained
+        progress(String(format: "warm start: trained, policy loss %.4f, value loss %.4f, entropy %.4f", loss.policy, loss.value, loss.entropy))
+        try folder.writeModel(trained, shape: shape, game: game, encoder: encoder, request: request, generation: 0, name: LearnFolder.bestFile)
+        try folder.checkpoint(state)
     }
 
     /// A generation's games in chunks of `request.chunk`, the chunks spread over the
