@@ -34,7 +34,7 @@ struct QuortexEntry: GameEntry {
     static let learned = LearnedSupport<QuortexGame>(decisive: true) { QuortexPolicyFeatures(board: $0.setup.board) }
 
     /// `mcts` defaults for Quortex: no rollouts, every leaf scored by the game's estimate,
-    /// which random rollouts only blur (measured against `reference`: README, "Strategies").
+    /// which random rollouts only blur (measured against `reference`: docs/strategies.md).
     static let searchDefaults = MCTSSettings(rolloutDepth: 0)
 
     static let models = ModelSupport<QuortexGame>(shipped: .quortex) { QuortexFeatures(board: $0.setup.board) }

@@ -5,8 +5,8 @@ import Search
 /// the rollout policy is any of those, by name, with its default parameters.
 ///
 /// The parameters' defaults are the game's: each game entry hands in its own
-/// ``MCTSSettings`` (measured against its documented CPU, see the README's
-/// "Strategies"); the Search module's own defaults know no game.
+/// ``MCTSSettings`` (measured against its documented CPU, see docs/strategies.md); the
+/// Search module's own defaults know no game.
 enum SearchEntries {
     static func parameters(rollouts: [String], models: Bool, defaults: MCTSSettings) -> [ParameterSpec] {
         var list: [ParameterSpec] = [

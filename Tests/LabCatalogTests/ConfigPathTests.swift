@@ -45,7 +45,7 @@ private func tinyMap(name: String) -> Data {
 }
 
 /// Paths written in a config file resolve against the config's folder, not the current
-/// folder (README, "Tournaments"); the tests run from the package root, so a path read
+/// folder (docs/tournaments.md); the tests run from the package root, so a path read
 /// from the current folder is not found.
 @Suite("Paths in a config")
 struct ConfigPathTests {

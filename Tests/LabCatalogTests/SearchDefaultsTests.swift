@@ -3,7 +3,7 @@ import LabCore
 import Testing
 
 /// Each game's `mcts` defaults are its own, measured against its documented CPU
-/// (README, "Strategies"): Quortex searches without rollouts, rail rolls out 60 actions.
+/// (docs/strategies.md): Quortex searches without rollouts, rail rolls out 60 actions.
 @Suite("Search defaults per game")
 struct SearchDefaultsTests {
     /// The `mcts` and `mcts-perfect` defaults `oplab strategies GAME` lists, by parameter.

@@ -7,7 +7,7 @@ private func oplab(in directory: String, _ arguments: String...) throws -> Run {
 }
 
 /// The shipped map and models travel with the executable, and paths in a config resolve
-/// against the config's folder: `oplab` works from any folder (README, "Tournaments").
+/// against the config's folder: `oplab` works from any folder (docs/tournaments.md).
 @Suite("oplab from any folder")
 struct AnyFolderCLITests {
     @Test("the shipped quickstart config runs from a folder outside the package (the shipped map is compiled in)")

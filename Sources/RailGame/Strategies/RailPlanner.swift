@@ -1,7 +1,7 @@
 import LabCore
 
 /// `planner`: a rail CPU that plans routes for its missions, with knobs that span from
-/// below the documented CPU to well above it (README, "Strategies").
+/// below the documented CPU to well above it (docs/strategies.md).
 ///
 /// Each turn, from its own observation only:
 /// 0. with probability `1 - pace`, when it may, draw a card instead of anything else (a
