@@ -91,6 +91,9 @@ struct LearnCommand: ParsableCommand {
             help: "A warm start: a lab strategy whose games the network imitates before the first generation (repeatable: seats rotate over them).")
     var teachers: [String] = []
 
+    @Option(name: .customLong("init"), help: "A model file (from `oplab learn`) to start from instead of a random network; --width and --blocks must match it.")
+    var initial: String?
+
     @Option(name: .customLong("teacher-games"), parsing: .unconditional, help: "Games of the teachers for the warm start.",
             transform: CommandLineNumbers.integer)
     var teacherGames: Int?
@@ -187,6 +190,7 @@ struct LearnCommand: ParsableCommand {
             request.teachers.append(spec.description)
         }
         request.teacherGames = teachers.isEmpty ? 0 : (teacherGames ?? 1_000)
+        request.initial = initial
         let directory = out ?? "results/learn-\(entry.name)"
         let threads = workers.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : workers.threads
         return (entry, request, LearnOptions(directory: directory, threads: threads, resume: resume, force: output.force))

@@ -52,6 +52,9 @@ public struct LearnRequest: Sendable, Equatable {
     /// values); none by default (self-play from a random network).
     public var teachers: [String] = []
     public var teacherGames = 0
+    /// A model file to start from instead of a random network (fine-tuning a learned
+    /// model, e.g. at a lower learning rate); its shape sets the width and blocks.
+    public var initial: String?
     public var seed: UInt64 = 1
     /// Games a lockstep chunk plays together (its leaves are one batch).
     public var chunk = 64
@@ -73,6 +76,7 @@ public struct LearnRequest: Sendable, Equatable {
          "batch: \(batch)", "learningRate: \(learningRate)", "gateBlocks: \(gateBlocks)", "anchorBlocks: \(anchorBlocks)",
          "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]
             + (teachers.isEmpty ? [] : ["teachers: \(teachers.joined(separator: ";"))", "teacherGames: \(teacherGames)"])
+            + (initial.map { ["init: \($0)"] } ?? [])
     }
 }
 
@@ -142,9 +146,12 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         let actions = game.newMatch(seed: 0).actionSpaceSize
         let fairShare = 1 / Double(Set(game.teams).count)
         let shape = PolicyValueShape(inputs: encoder.featureCount, width: request.width, blocks: request.blocks, actions: actions, seats: request.seats)
+        // Checked before the folder is made: a bad model writes nothing.
+        let initial = try request.initial.map { path throws(InputError) in try Self.initial(path, shape: shape, encoder: encoder) }
+            ?? PolicyValueNet(shape: shape, seed: Seeds.derive(request.seed, 0x1ea7))
         let folder = try LearnFolder(options: options, request: request)
         BLASThreads.pinToOne()
-        var state = try folder.start(initial: PolicyValueNet(shape: shape, seed: Seeds.derive(request.seed, 0x1ea7)))
+        var state = try folder.start(initial: initial)
         var records = state.records
         if state.generation > 0 { progress("resuming \(options.directory) after generation \(state.generation) of \(request.generations)") }
         if state.generation == 0 && state.buffer.count == 0 && !request.teachers.isEmpty {
@@ -210,6 +217,18 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         }
         try folder.finish()
         return records
+    }
+
+    /// The network of the model file at `path`, checked for this game and the requested shape.
+    static func initial(_ path: String, shape: PolicyValueShape, encoder: E) throws(InputError) -> PolicyValueNet {
+        let model = try LearnedModel.load(path: path)
+        try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey, inputs: shape.inputs,
+                        actions: shape.actions, seats: shape.seats, file: path)
+        guard model.network.shape == shape else {
+            throw InputError("--init \(path): the model is \(model.network.shape.width) wide with \(model.network.shape.blocks) blocks; "
+                + "pass --width \(model.network.shape.width) --blocks \(model.network.shape.blocks)")
+        }
+        return model.network
     }
 
     /// The teachers' games into the buffer (as generation 0) and the network trained on them:
