@@ -190,6 +190,7 @@ struct LearnCommand: ParsableCommand {
             request.teachers.append(spec.description)
         }
         request.teacherGames = teachers.isEmpty ? 0 : (teacherGames ?? 1_000)
+        if let initial, PathKind(of: initial) != .file { throw InputError("--init \(initial.excerpt()): no such model file") }
         request.initial = initial
         let directory = out ?? "results/learn-\(entry.name)"
         let threads = workers.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : workers.threads

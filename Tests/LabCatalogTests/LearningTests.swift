@@ -109,6 +109,37 @@ struct LearningTests {
         #expect(!(try String(contentsOfFile: plain + "/learn.json", encoding: .utf8)).contains("teachers"))
     }
 
+    @Test("--init starts from a learned model: generation 1 plays with it; a model of another shape or game is refused before anything is written")
+    func initFromModel() throws {
+        let first = Self.folder(), tuned = Self.folder(), plain = Self.folder(), refused = Self.folder()
+        defer { for f in [first, tuned, plain, refused] { try? FileManager.default.removeItem(atPath: f) } }
+        // Another seed's model (with seed 5's, a rejected gate would leave the network
+        // seed 5 starts from anyway).
+        var seed6 = Self.request(generations: 1)
+        seed6.seed = 6
+        _ = try Self.learn(seed6, into: first, threads: 2)
+        var request = Self.request(generations: 1)
+        request.initial = first + "/best.model"
+        let fromModel = try Self.learn(request, into: tuned, threads: 2)
+        let fromScratch = try Self.learn(Self.request(generations: 1), into: plain, threads: 2)
+        #expect(fromModel[0].loss != fromScratch[0].loss, "self-play and training start from the model, not the seed's network")
+        #expect(try String(contentsOfFile: tuned + "/learn.json", encoding: .utf8).replacingOccurrences(of: "\\/", with: "/")
+                    .contains("init: \(first)/best.model"))
+        request.width = 32
+        #expect(throws: InputError("--init \(first)/best.model: the model is 16 wide with 1 blocks; pass --width 16 --blocks 1")) {
+            _ = try Self.learn(request, into: refused, threads: 1)
+        }
+        #expect(!FileManager.default.fileExists(atPath: refused), "nothing written")
+        var other = LearnRequest(game: "quortex")
+        other.initial = first + "/best.model"
+        other.generations = 1
+        let learning = try #require(try Catalog.game(named: "quortex").learning)
+        #expect(throws: InputError("\(first)/best.model: the model is for game 'connect4', not 'quortex'")) {
+            _ = try learning.learn(other, options: LearnOptions(directory: refused, threads: 1)) { _ in }
+        }
+        #expect(!FileManager.default.fileExists(atPath: refused), "nothing written")
+    }
+
     @Test("a teacher's games: every recorded move is the teacher's, with all its weight on one legal action, and each seat's share of the outcome")
     func teacherPositions() throws {
         let entry = try Catalog.game(named: "connect4")

@@ -53,6 +53,7 @@ struct LearnCLITests {
             (["learn", "connect4", "--generations", "0"], "--generations 0: expected 1...100000"),
             (["learn", "connect4", "--anchor", "nobody"], "--anchor unknown strategy 'nobody'"),
             (["learn", "connect4", "--teacher", "nobody"], "--teacher unknown strategy 'nobody'"),
+            (["learn", "connect4", "--init", "no-such.model"], "no-such.model"),
             (["learn", "connect4", "--teacher-games", "5"], "--teacher-games needs --teacher"),
             (["learn", "connect4", "--teacher", "mcts", "--teacher-games", "0"], "--teacher-games 0: expected 1...1000000"),
             (["learn", "connect4", "--teacher", "external(command=\"python3 x.py\")"], "an external bot cannot teach"),

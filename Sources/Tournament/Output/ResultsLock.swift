@@ -70,7 +70,12 @@ public final class ResultsLock: Sendable {
             if entry.count > 1 {
                 held[key] = (entry.fd, entry.count - 1)
             } else {
-                close(entry.fd)  // drops the flock
+                // Unlocked before the close: a child forked by another thread (a bot, a
+                // browser) shares the descriptor until it execs, and a close alone would
+                // leave the lock held through that copy, so that this process's next hold
+                // finds it taken (by itself).
+                _ = flock(entry.fd, LOCK_UN)
+                close(entry.fd)
                 held[key] = nil
             }
         }
@@ -85,7 +90,10 @@ public final class ResultsLock: Sendable {
         defer { close(fd) }
         var status: Int32
         repeat { status = flock(fd, LOCK_SH | LOCK_NB) } while status != 0 && errno == EINTR
-        guard status != 0 else { return nil }
+        guard status != 0 else {
+            _ = flock(fd, LOCK_UN)  // before the close, as in deinit
+            return nil
+        }
         return errno == EWOULDBLOCK ? (readPid(fd) ?? 0) : nil
     }
 
@@ -125,11 +133,15 @@ public final class FolderHold: Sendable {
         }
         // A results folder another process writes is its own, as for any writer of it.
         if let pid = ResultsLock.holder(of: folder) {
+            _ = flock(fd, LOCK_UN)
             close(fd)
             throw InputError("\(folder) is in use by oplab (pid \(pid)): one process at a time writes a folder; wait for it to finish")
         }
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    deinit {
+        _ = flock(fd, LOCK_UN)  // before the close, as in ResultsLock's deinit
+        close(fd)
+    }
 }
