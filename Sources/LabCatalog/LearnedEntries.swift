@@ -163,10 +163,10 @@ struct LearnedSupport<G: Game>: Sendable {
                     throw InputError("model=shipped: \(E.gameName) has no shipped learned model yet; pass model=FILE (`oplab learn \(E.gameName)` writes one)")
                 }
                 file = shipped.label
-                model = try LearnedModelStore.load(shipped)
+                model = try ModelStores.learned.load(shipped)
             } else {
                 file = path
-                model = try LearnedModelStore.load(path)
+                model = try ModelStores.learned.load(path)
             }
             try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey, inputs: encoder.featureCount,
                             actions: game.newMatch(seed: 0).actionSpaceSize, seats: seats, file: file)
@@ -176,29 +176,6 @@ struct LearnedSupport<G: Game>: Sendable {
         }
         alphazero = { context, network, settings in AlphaZeroPlayer<G, E>(context, network: network, encoder: encoder(context.game), settings: settings) }
         policy = { context, network, temperature in PolicyPlayer<G, E>(context, network: network, encoder: encoder(context.game), temperature: temperature) }
-    }
-}
-
-/// Learned model files read once per process and shared (the weights are read-only).
-enum LearnedModelStore {
-    private static let cache = Mutex<[String: (stamp: String, model: LearnedModel)]>([:])
-
-    static func load(_ path: String) throws(InputError) -> LearnedModel {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let stamp = "\(attributes?[.size] ?? "-")/\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
-        if let hit = cache.withLock({ $0[path] }), hit.stamp == stamp { return hit.model }
-        let model = try LearnedModel.load(path: path)
-        cache.withLock { $0[path] = (stamp, model) }
-        return model
-    }
-
-    /// A shipped model, decoded once.
-    static func load(_ shipped: ShippedModel) throws(InputError) -> LearnedModel {
-        let key = "\(ShippedModel.keyword):\(shipped.path)"
-        if let hit = cache.withLock({ $0[key] }) { return hit.model }
-        let model = try LearnedModel.decode(shipped.bytes, file: shipped.label)
-        cache.withLock { $0[key] = ("", model) }
-        return model
     }
 }
 

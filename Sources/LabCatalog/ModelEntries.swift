@@ -55,7 +55,7 @@ struct ModelSupport<G: Game>: Sendable {
         load = { path, game throws(InputError) in
             let encoder = encoder(game)
             let isShipped = path == ShippedModel.keyword
-            let model = try isShipped ? ModelStore.load(shipped) : ModelStore.load(path)
+            let model = try isShipped ? ModelStores.value.load(shipped) : ModelStores.value.load(path)
             try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey,
                             inputs: encoder.featureCount, file: isShipped ? shipped.label : path)
             // Parallelism is across matches: one OpenBLAS thread per worker.
@@ -124,27 +124,46 @@ public struct TrainingRequest: Sendable {
     }
 }
 
-/// Model files read once per process and shared (the weights are read-only).
-enum ModelStore {
-    private static let cache = Mutex<[String: (stamp: String, model: ValueModel)]>([:])
+/// Model files read once per process and shared (the weights are read-only): a file is
+/// read again only when its size or modification time changes; a shipped model is decoded
+/// once. One cache per kind of model (value models, learned policy-value models).
+final class ModelCache<Model: Sendable>: Sendable {
+    private let cache = Mutex<[String: (stamp: String, model: Model)]>([:])
+    private let read: @Sendable (String) throws(InputError) -> Model
+    private let decode: @Sendable ([UInt8], String) throws(InputError) -> Model
 
-    static func load(_ path: String) throws(InputError) -> ValueModel {
+    init(read: @escaping @Sendable (_ path: String) throws(InputError) -> Model,
+         decode: @escaping @Sendable (_ bytes: [UInt8], _ file: String) throws(InputError) -> Model) {
+        self.read = read
+        self.decode = decode
+    }
+
+    func load(_ path: String) throws(InputError) -> Model {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let stamp = "\(attributes?[.size] ?? "-")/\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         if let hit = cache.withLock({ $0[path] }), hit.stamp == stamp { return hit.model }
-        let model = try ValueModel.load(path: path)
+        let model = try read(path)
         cache.withLock { $0[path] = (stamp, model) }
         return model
     }
 
-    /// A shipped model, decoded once.
-    static func load(_ shipped: ShippedModel) throws(InputError) -> ValueModel {
+    func load(_ shipped: ShippedModel) throws(InputError) -> Model {
         let key = "\(ShippedModel.keyword):\(shipped.path)"
         if let hit = cache.withLock({ $0[key] }) { return hit.model }
-        let model = try ValueModel.decode(shipped.bytes, file: shipped.label)
+        let model = try decode(shipped.bytes, shipped.label)
         cache.withLock { $0[key] = ("", model) }
         return model
     }
+}
+
+/// The process's model caches.
+enum ModelStores {
+    /// Value models (`oplab train`): blas-greedy, mcts's evaluator.
+    static let value = ModelCache<ValueModel>(read: { path throws(InputError) in try ValueModel.load(path: path) },
+                                              decode: { bytes, file throws(InputError) in try ValueModel.decode(bytes, file: file) })
+    /// Learned policy-value models (`oplab learn`): alphazero, policy.
+    static let learned = ModelCache<LearnedModel>(read: { path throws(InputError) in try LearnedModel.load(path: path) },
+                                                  decode: { bytes, file throws(InputError) in try LearnedModel.decode(bytes, file: file) })
 }
 
 /// `blas-greedy(model=PATH, samples=K)` for a game with a model.
