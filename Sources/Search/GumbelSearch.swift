@@ -1,83 +1,5 @@
 import LabCore
 
-/// What a policy-value search asks of a network: the features of a seat's observation,
-/// and evaluations of many positions at once.
-///
-/// The search never calls ``evaluate(_:batch:logits:values:)`` itself: it hands out the
-/// positions it needs (``GumbelSearch/pending``) and takes their evaluations back, so one
-/// caller can batch the leaves of many searches (the games of a self-play round) into one
-/// product.
-public protocol PolicyValueModel<State>: AnyObject {
-    associatedtype State: GameState
-    /// Features of one position (the network's input width).
-    var featureCount: Int { get }
-    /// Policy logits per position: the game's action ids.
-    var actionCount: Int { get }
-    /// Values per position: one per seat, the observer's first.
-    var seatCount: Int { get }
-    /// Writes the features of `seat`'s observation of `state` (that seat's view only).
-    func encode(_ state: State, seat: Int, into features: UnsafeMutableBufferPointer<Float>)
-    /// Evaluates `batch` rows of features: `batch × actionCount` logits and
-    /// `batch × seatCount` score shares (rows sum to 1), the observer first.
-    func evaluate(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>)
-}
-
-/// How a ``GumbelSearch`` searches (Danihelka et al. 2022, "Policy improvement by
-/// planning with Gumbel"; the constants are mctx's).
-public struct GumbelSettings: Sendable, Equatable {
-    /// Simulations per decision.
-    public var simulations: Int
-    /// Root actions considered at most (the top of the Gumbel-perturbed logits).
-    public var considered: Int
-    /// σ(q̂) = (cVisit + max visits) · cScale · q̂, q̂ the completed Q rescaled to [0, 1]
-    /// over a node's actions.
-    public var cVisit: Double
-    public var cScale: Double
-    /// Scale of the Gumbel noise at the root: 1 in self-play (exploration), 0 in play
-    /// (the best action by logits and values).
-    public var gumbelScale: Double
-    /// Decisive moves (Teytaud & Teytaud 2010): at each node the search reaches, an action
-    /// that ends the match as the mover's win is taken at once, before any network
-    /// evaluation, whatever the priors say. For games where a match ends on a move
-    /// (Connect Four, Quortex), not where it ends on a count (rail).
-    public var decisive: Bool
-
-    /// The default `cScale`.
-    public static let defaultCScale = 0.1
-
-    public init(simulations: Int = 32, considered: Int = 16, cVisit: Double = 50, cScale: Double = defaultCScale, gumbelScale: Double = 0,
-                decisive: Bool = false) {
-        precondition(simulations >= 1 && considered >= 1 && cVisit >= 0 && cScale >= 0 && gumbelScale >= 0)
-        self.simulations = simulations
-        self.considered = considered
-        self.cVisit = cVisit
-        self.cScale = cScale
-        self.gumbelScale = gumbelScale
-        self.decisive = decisive
-    }
-}
-
-/// One node of a ``GumbelSearch``'s tree: the position after `action`, from the seat that
-/// moves there's point of view.
-struct GumbelNode {
-    var action: Int32
-    /// The seat to move at this node (-1: terminal or not reached yet).
-    var mover: Int32 = -1
-    var visits: Int32 = 0
-    var firstChild: Int32 = -1
-    var sibling: Int32 = -1
-    /// Offset of this node's logits (one per action id) in the tree's logit store; -1
-    /// until it is evaluated.
-    var logits: Int32 = -1
-    /// Offset of this node's value sums (one per seat) in the tree's value store.
-    var values: Int32
-    /// The network's value of the node for its mover (or the terminal score), for the
-    /// completed Q of its unvisited children.
-    var prior: Double = 0
-    /// The mover's winning action, when the node has one (decisive moves), or -1.
-    var decisive: Int32 = -1
-}
-
 /// A Gumbel AlphaZero search over one decision, run as steps so that the caller batches
 /// evaluations: ``begin(state:seat:legal:rng:)``, then, while ``pending`` is not empty,
 /// evaluate those positions and hand the results to ``resume(logits:values:)``; once
@@ -238,12 +160,6 @@ public final class GumbelSearch<State: GameState> {
             return
         }
         startPhase()
-    }
-
-    /// Gumbel(0, 1) from the search's generator.
-    static func gumbel(_ rng: inout LabRandom) -> Double {
-        let u = max(rng.unit(), 1e-300)
-        return -(-u.logarithm).logarithm
     }
 
     private func score(_ c: (action: Int, gumbel: Double, logit: Double, node: Int), q: Double) -> Double {
@@ -464,13 +380,6 @@ public final class GumbelSearch<State: GameState> {
         return total > 0 ? scores.map { $0 / total } : scores.map { _ in 1 / Double(seatCount) }
     }
 
-    static func softmax(_ x: [Double]) -> [Double] {
-        let top = x.max() ?? 0
-        let e = x.map { ($0 - top).exponential }
-        let sum = e.reduce(0, +)
-        return e.map { $0 / sum }
-    }
-
     /// The root's visit count per legal action after the search (for tests).
     public var rootVisits: [Int: Int] {
         var out: [Int: Int] = [:]
@@ -478,19 +387,3 @@ public final class GumbelSearch<State: GameState> {
         return out
     }
 }
-
-extension Double {
-    @inline(__always) var logarithm: Double { Foundation_log(self) }
-    @inline(__always) var logarithm2: Double { Foundation_log(self) / Foundation_log(2) }
-    @inline(__always) var exponential: Double { Foundation_exp(self) }
-}
-
-#if canImport(Glibc)
-import Glibc
-@inline(__always) private func Foundation_log(_ x: Double) -> Double { Glibc.log(x) }
-@inline(__always) private func Foundation_exp(_ x: Double) -> Double { Glibc.exp(x) }
-#elseif canImport(Darwin)
-import Darwin
-@inline(__always) private func Foundation_log(_ x: Double) -> Double { Darwin.log(x) }
-@inline(__always) private func Foundation_exp(_ x: Double) -> Double { Darwin.exp(x) }
-#endif
