@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// `oplab bot check` (issue 16): the example bots pass; each faulty bot of the fault suite
+// `oplab bot check`: the example bots pass; each faulty bot of the fault suite
 // (Tests/OplabCLITests/Bots/, breaking the matches whose id is divisible by 3) fails with
 // its fault's kind; bad input is exit 2.
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// The player protocol's faults, end to end (issue 16): faulty bots from
+// The player protocol's faults, end to end: faulty bots from
 // `Tests/OplabCLITests/Bots/` play tournaments through the built `oplab`.
 //
 // Each faulty bot (see `Bots/faultlib.py`) breaks exactly the matches whose id is

@@ -42,7 +42,7 @@ private final class BackgroundRun {
 
 @Suite("Hardening: locks, huge runs, leftovers, resume, flags", .serialized)
 struct HardeningCLITests {
-    // MARK: Item 1: one writer per results folder
+    // MARK: One writer per results folder
 
     @Test("a second writer of a running folder is refused at once with exit 2 naming the holder's pid; kill -9 frees it")
     func secondWriterRefused() throws {
@@ -119,7 +119,7 @@ struct HardeningCLITests {
         #expect(calibrate.stderr.contains("pid 4242"), "\(calibrate.stderr)")
     }
 
-    // MARK: Item 2: blocks by index
+    // MARK: Blocks by index
 
     @Test("blocks: 10^12 starts at once and writes rows (the block list is never built)")
     func hugeBlocksStart() throws {
@@ -147,7 +147,7 @@ struct HardeningCLITests {
         #expect(flag.status == 2, "\(flag.stderr)")
     }
 
-    // MARK: Item 4: leftovers
+    // MARK: Leftovers
 
     @Test("a merge's leftover matches.csv.partial does not block the next merge")
     func mergeLeftover() throws {
@@ -184,7 +184,7 @@ struct HardeningCLITests {
         for (name, bytes) in before { #expect(try contents(out + "/" + name) == bytes, "\(name) changed") }
     }
 
-    // MARK: Item 5: a no-op resume
+    // MARK: A no-op resume
 
     @Test("--resume on a finished run leaves run.json byte for byte as it was")
     func noOpResumeKeepsRecord() throws {
@@ -199,7 +199,7 @@ struct HardeningCLITests {
         #expect(after["summary.csv"] == before["summary.csv"])
     }
 
-    // MARK: Item 6: flags
+    // MARK: Flags
 
     @Test("negative and out-of-range numbers get the program's own message, not 'Missing value'",
           arguments: [
@@ -279,7 +279,7 @@ struct HardeningCLITests {
         #expect(run.stderr.contains(expected), "\(run.stderr)")
     }
 
-    // MARK: Item 13: time per decision
+    // MARK: Time per decision
 
     @Test("run.json gives each entrant's decisions and time per decision; the report shows them")
     func decisionTimes() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// What the binary does with hostile paths and configs: the crashes and overwrites of
-/// issue 25, end to end (the checks themselves are tested in-process in TournamentTests'
+/// What the binary does with hostile paths and configs (symlinks, devices, huge or
+/// damaged files, paths outside the folder), end to end (the checks themselves are tested in-process in TournamentTests'
 /// and LabCoreTests' UntrustedInputTests).
 @Suite("Untrusted input, end to end")
 struct UntrustedInputCLITests {

@@ -3,7 +3,7 @@ import LabCore
 import Testing
 @testable import Tournament
 
-/// The tuning core behind issue 19 (SPSA and NTBEA) on synthetic noisy objectives with a
+/// The tuning core behind `oplab tune` (SPSA and NTBEA) on synthetic noisy objectives with a
 /// known optimum: no game, no command line, no clock.
 @Suite("Tuning")
 struct TuningTests {
