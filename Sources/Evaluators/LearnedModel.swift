@@ -53,6 +53,7 @@ public struct LearnedModel: Sendable, Equatable {
         let s = network.shape
         let header = "\(Self.formatLine)\ngame: \(game)\nfeature-version: \(featureVersion)\nlayout: \(layout)\n"
             + "inputs: \(s.inputs)\nwidth: \(s.width)\nblocks: \(s.blocks)\nactions: \(s.actions)\nseats: \(s.seats)\n"
+            + (s.actionFeatures > 0 ? "action-features: \(s.actionFeatures)\n" : "")
         return ModelFileFormat.encode(header: header, parameters: network.parameters, notes: notes)
     }
 
@@ -95,7 +96,13 @@ public struct LearnedModel: Sendable, Equatable {
         let blocks = try header.integer("blocks", min: 0, max: 64)
         let actions = try header.integer("actions", min: 1, max: 1 << 20)
         let seats = try header.integer("seats", min: 2, max: 6)
-        let shape = PolicyValueShape(inputs: inputs, width: width, blocks: blocks, actions: actions, seats: seats)
+        // Optional: models without action features have no such line.
+        let actionFeatures = header.fields.contains { $0.key == "action-features" }
+            ? try header.integer("action-features", min: 1, max: 64) : 0
+        guard actions * actionFeatures <= inputs else {
+            throw InputError("\(file): \(actions) actions × \(actionFeatures) action features exceed the \(inputs) inputs")
+        }
+        let shape = PolicyValueShape(inputs: inputs, width: width, blocks: blocks, actions: actions, seats: seats, actionFeatures: actionFeatures)
         try ModelFileFormat.checkLayers(shape.layers.map { ($0.fanIn, $0.fanOut) }, shape: shape.description, file: file)
         let count = try header.integer("parameters", min: 1)
         guard shape.parameterCount == count else {

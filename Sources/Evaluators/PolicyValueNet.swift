@@ -11,15 +11,27 @@ public struct PolicyValueShape: Sendable, Equatable, CustomStringConvertible {
     public let blocks: Int
     public let actions: Int
     public let seats: Int
+    /// Features per action (0: none): the last `actions × actionFeatures` inputs are, for
+    /// each action id in turn, features of that action (what it would do), and each
+    /// action's logit gains `φ(a) · wφ`, with one weight vector `wφ` shared by every
+    /// action. A policy then scores each action by what it does, as a one-ply player
+    /// would, where a head over action ids must learn every action separately.
+    public let actionFeatures: Int
 
-    public init(inputs: Int, width: Int, blocks: Int, actions: Int, seats: Int) {
-        precondition(inputs >= 1 && width >= 1 && blocks >= 0 && actions >= 1 && seats >= 2, "layer sizes must be positive")
+    public init(inputs: Int, width: Int, blocks: Int, actions: Int, seats: Int, actionFeatures: Int = 0) {
+        precondition(inputs >= 1 && width >= 1 && blocks >= 0 && actions >= 1 && seats >= 2 && actionFeatures >= 0,
+                     "layer sizes must be positive")
+        precondition(actions * actionFeatures <= inputs, "the action features are part of the inputs")
         self.inputs = inputs
         self.width = width
         self.blocks = blocks
         self.actions = actions
         self.seats = seats
+        self.actionFeatures = actionFeatures
     }
+
+    /// Where the action features start in an input row.
+    public var actionFeaturesOffset: Int { inputs - actions * actionFeatures }
 
     /// Each layer's (fan-in, fan-out) in parameter order: the stem, two per block, the
     /// policy head, the value head.
@@ -27,14 +39,16 @@ public struct PolicyValueShape: Sendable, Equatable, CustomStringConvertible {
         [(inputs, width)] + Array(repeating: (width, width), count: 2 * blocks) + [(width, actions), (width, seats)]
     }
 
-    /// Weights and biases in all.
-    public var parameterCount: Int { layers.reduce(0) { $0 + $1.fanIn * $1.fanOut + $1.fanOut } }
+    /// Weights and biases in all: the layers', then the action features' weights.
+    public var parameterCount: Int { layers.reduce(0) { $0 + $1.fanIn * $1.fanOut + $1.fanOut } + actionFeatures }
 
     /// Multiply-adds per position of one forward pass (twice this is its FLOPs).
     public var multiplyAdds: Int { layers.reduce(0) { $0 + $1.fanIn * $1.fanOut } }
 
     /// `1055-128x2r-366p-2v`.
-    public var description: String { "\(inputs)-\(width)x\(blocks)r-\(actions)p-\(seats)v" }
+    public var description: String {
+        "\(inputs)-\(width)x\(blocks)r-\(actions)p-\(seats)v" + (actionFeatures > 0 ? "-\(actionFeatures)φ" : "")
+    }
 }
 
 /// A policy-value network on BLAS: every layer of a batch is one `cblas_sgemm`, forward
@@ -58,6 +72,8 @@ public struct PolicyValueNet: Sendable, Equatable {
     public internal(set) var parameters: [Float]
     /// Offset of each layer's weights in `parameters` (its biases follow them).
     let offsets: [Int]
+    /// Where the action features' weights start (after the layers).
+    let actionWeightsOffset: Int
 
     /// Weights drawn He-uniform from `seed`; the heads' and each block's second layer
     /// scaled down (a block starts near the identity; the heads near uniform).
@@ -88,6 +104,7 @@ public struct PolicyValueNet: Sendable, Equatable {
             at += layer.fanIn * layer.fanOut + layer.fanOut
         }
         self.offsets = offsets
+        actionWeightsOffset = at
     }
 
     public static func == (l: PolicyValueNet, r: PolicyValueNet) -> Bool { l.shape == r.shape && l.parameters == r.parameters }
@@ -106,7 +123,7 @@ public struct PolicyValueNet: Sendable, Equatable {
         workspace.reserve(batch: batch, shape: shape, training: false)
         parameters.withUnsafeBufferPointer { p in
             let trunk = forwardTrunk(input, batch: batch, parameters: p.baseAddress!, workspace: workspace, keep: false)
-            heads(trunk, batch: batch, parameters: p.baseAddress!, logits: logits, values: values)
+            heads(trunk, input: input, batch: batch, parameters: p.baseAddress!, logits: logits, values: values)
         }
     }
 
@@ -138,10 +155,20 @@ public struct PolicyValueNet: Sendable, Equatable {
     }
 
     /// The two heads on the trunk's output `trunk`: raw logits, and value softmaxes.
-    func heads(_ trunk: UnsafePointer<Float>, batch: Int, parameters p: UnsafePointer<Float>,
+    func heads(_ trunk: UnsafePointer<Float>, input: UnsafePointer<Float>, batch: Int, parameters p: UnsafePointer<Float>,
                logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
         let h = shape.width, last = shape.layers.count - 1
         Self.affine(trunk, batch: batch, fanIn: h, weights: p + offsets[last - 1], fanOut: shape.actions, into: logits)
+        let k = shape.actionFeatures
+        if k > 0 {
+            // logits += Φ · wφ, Φ the (batch · actions) × k action features, rows of the input.
+            let w = p + actionWeightsOffset
+            for i in 0..<batch {
+                let phi = input + i * shape.inputs + shape.actionFeaturesOffset
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(shape.actions), Int32(k), 1, phi, Int32(k), w, 1, 1,
+                            logits + i * shape.actions, 1)
+            }
+        }
         Self.affine(trunk, batch: batch, fanIn: h, weights: p + offsets[last], fanOut: shape.seats, into: values)
         for i in 0..<batch { Self.softmax(values + i * shape.seats, count: shape.seats) }
     }

@@ -149,7 +149,7 @@ public final class PolicyValueTrainer {
                 let top = network.forwardTrunk(x, batch: rows, parameters: p, workspace: workspace, keep: true)
                 logits.withUnsafeMutableBufferPointer { l in
                     values.withUnsafeMutableBufferPointer { vv in
-                        network.heads(top, batch: rows, parameters: p, logits: l.baseAddress!, values: vv.baseAddress!)
+                        network.heads(top, input: x, batch: rows, parameters: p, logits: l.baseAddress!, values: vv.baseAddress!)
                     }
                 }
                 // The heads' output gradients, in place: dlogits in `logits`, dvalue in `values`.
@@ -166,6 +166,12 @@ public final class PolicyValueTrainer {
                                               weights: p + offsets[policyLayer], gradient: g + offsets[policyLayer], dInput: dH, accumulate: false)
                             Self.headBackward(top, rows: rows, width: h, dOut: dv.baseAddress!, fanOut: shape.seats,
                                               weights: p + offsets[valueLayer], gradient: g + offsets[valueLayer], dInput: dH, accumulate: true)
+                            // dwφ = Σ rows Φᵀ · dlogits (the action features' shared weights).
+                            for i in 0..<rows where shape.actionFeatures > 0 {
+                                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(shape.actions), Int32(shape.actionFeatures), 1,
+                                            x + i * shape.inputs + shape.actionFeaturesOffset, Int32(shape.actionFeatures),
+                                            dl.baseAddress! + i * shape.actions, 1, 1, g + network.actionWeightsOffset, 1)
+                            }
                             backwardTrunk(x, rows: rows, parameters: p, gradient: g)
                         }
                     }

@@ -24,6 +24,13 @@ public protocol FeatureEncoder: Sendable {
     /// Writes the features of `observation` into `features` (exactly ``featureCount``
     /// values).
     func encode(_ observation: Observation, into features: UnsafeMutableBufferPointer<Float>)
+    /// Features per action id at the end of the vector (0: none): a policy-value network
+    /// adds their product with weights shared by every action to each action's logit.
+    var actionFeatures: Int { get }
+}
+
+extension FeatureEncoder {
+    public var actionFeatures: Int { 0 }
 }
 
 /// Values a search reads at a leaf instead of (or after) a rollout: for each seat, the

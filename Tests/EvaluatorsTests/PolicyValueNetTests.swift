@@ -5,6 +5,16 @@ import Testing
 @Suite("Policy-value network: forward, backward, Adam")
 struct PolicyValueNetTests {
     static let shape = PolicyValueShape(inputs: 5, width: 6, blocks: 2, actions: 4, seats: 3)
+    /// 5 position inputs, then 2 features for each of the 4 actions.
+    static let withActionFeatures = PolicyValueShape(inputs: 5 + 4 * 2, width: 6, blocks: 2, actions: 4, seats: 3, actionFeatures: 2)
+
+    /// A network of `shape` from `seed`, its action features' weights (0 as made) drawn too.
+    static func network(_ shape: PolicyValueShape, seed: UInt64) -> PolicyValueNet {
+        var net = PolicyValueNet(shape: shape, seed: seed)
+        var rng = LabRandom(seed: seed + 100)
+        for k in 0..<shape.actionFeatures { net.parameters[net.actionWeightsOffset + k] = Float(rng.unit() * 2 - 1) }
+        return net
+    }
 
     /// A batch of `rows` random positions whose legal actions are a random non-empty subset.
     static func batch(rows: Int, seed: UInt64, shape: PolicyValueShape = shape) -> PolicyValueBatch {
@@ -44,15 +54,56 @@ struct PolicyValueNetTests {
         for a in 0..<4 { #expect(abs(one[a] - logits[4 + a]) < 1e-5) }
     }
 
-    @Test("the gradient matches finite differences of the loss, parameter by parameter (away from relu kinks)")
-    func gradientCheck() {
-        let net = PolicyValueNet(shape: Self.shape, seed: 11)
-        let batch = Self.batch(rows: 5, seed: 2)
+    @Test("action features: each action's logit gains its features · the shared weights; nothing else changes; a new network's weights are 0")
+    func actionFeatures() {
+        let shape = Self.withActionFeatures
+        #expect(shape.parameterCount == 13 * 6 + 6 + 4 * (6 * 6 + 6) + 6 * 4 + 4 + 6 * 3 + 3 + 2)
+        #expect(shape.description == "13-6x2r-4p-3v-2φ" && shape.actionFeaturesOffset == 5)
+        #expect(PolicyValueNet(shape: shape, seed: 3).parameters.suffix(2) == [0, 0])
+        let net = Self.network(shape, seed: 3)
+        var zeroed = net
+        zeroed.parameters[net.actionWeightsOffset] = 0
+        zeroed.parameters[net.actionWeightsOffset + 1] = 0
+        let batch = Self.batch(rows: 3, seed: 1, shape: shape)
+        var logits = [Float](repeating: 0, count: 12), base = [Float](repeating: 0, count: 12)
+        var values = [Float](repeating: 0, count: 9), baseValues = [Float](repeating: 0, count: 9)
+        net.evaluate(batch.inputs, batch: 3, logits: &logits, values: &values, workspace: PolicyValueWorkspace())
+        zeroed.evaluate(batch.inputs, batch: 3, logits: &base, values: &baseValues, workspace: PolicyValueWorkspace())
+        let w = Array(net.parameters.suffix(2))
+        for r in 0..<3 {
+            for a in 0..<4 {
+                let phi = batch.inputs[(r * 13 + 5 + a * 2)...].prefix(2)
+                #expect(abs(logits[r * 4 + a] - base[r * 4 + a] - (phi.first! * w[0] + phi.last! * w[1])) < 1e-5)
+            }
+        }
+        #expect(values == baseValues)
+    }
+
+    @Test("a model file keeps the action features (a line only when there are some); a count that does not fit the inputs is refused")
+    func actionFeaturesInFiles() throws {
+        for shape in [Self.shape, Self.withActionFeatures] {
+            let model = LearnedModel(game: "g", featureVersion: 1, layout: "l", network: Self.network(shape, seed: 4))
+            let bytes = model.encoded()
+            let text = String(decoding: bytes.prefix(400), as: UTF8.self)
+            #expect(text.contains("action-features: 2") == (shape.actionFeatures == 2))
+            let back = try LearnedModel.decode(bytes, file: "m")
+            #expect(back.network == model.network)
+        }
+        let bytes = LearnedModel(game: "g", featureVersion: 1, layout: "l", network: Self.network(Self.withActionFeatures, seed: 4)).encoded()
+        let edited = Array(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "action-features: 2", with: "action-features: 9").utf8)
+        #expect(throws: InputError("m: 4 actions × 9 action features exceed the 13 inputs")) { _ = try LearnedModel.decode(edited, file: "m") }
+    }
+
+    @Test("the gradient matches finite differences of the loss, parameter by parameter (away from relu kinks)",
+          arguments: [PolicyValueNetTests.shape, PolicyValueNetTests.withActionFeatures])
+    func gradientCheck(shape: PolicyValueShape) {
+        let net = Self.network(shape, seed: 11)
+        let batch = Self.batch(rows: 5, seed: 2, shape: shape)
         let trainer = PolicyValueTrainer(network: net, valueWeight: 0.7)
         _ = trainer.lossAndGradient(batch)
         let gradient = trainer.lastGradient
         func total(_ parameters: [Float]) -> Double {
-            let loss = PolicyValueTrainer(network: PolicyValueNet(shape: Self.shape, parameters: parameters), valueWeight: 0.7).loss(on: batch)
+            let loss = PolicyValueTrainer(network: PolicyValueNet(shape: shape, parameters: parameters), valueWeight: 0.7).loss(on: batch)
             return loss.policy + 0.7 * loss.value
         }
         let base = total(net.parameters)

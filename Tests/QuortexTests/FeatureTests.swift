@@ -111,26 +111,76 @@ struct QuortexFeatureTests {
         #expect(QuortexFeatures.gameName == QuortexGame.name)
     }
 
-    @Test("The policy models' features (version 2) leave the board as it lies: both seats see the same cells, the value models' version turns seat 1's")
+    @Test("The policy models' features (version 3) leave the board as it lies: both seats see the same cells, the value models' version turns seat 1's")
     func policyFeaturesUnturned() throws {
         let positions = try Self.randomPositions(seats: 2, seed: 11)
         let state = positions[positions.count / 2]
         let board = state.setup.board
         let policy = QuortexPolicyFeatures(board: board), value = QuortexFeatures(board: board)
-        #expect(QuortexPolicyFeatures.featureVersion == 2 && QuortexFeatures.featureVersion == 1)
-        #expect(policy.featureCount == value.featureCount && policy.layoutKey == value.layoutKey)
+        #expect(QuortexPolicyFeatures.featureVersion == 3 && QuortexFeatures.featureVersion == 1)
+        #expect(policy.featureCount == value.featureCount + board.cells.count * 6 * 8 && policy.actionFeatures == 8)
+        #expect(policy.layoutKey == value.layoutKey && policy.featureNames.count == policy.featureCount)
         func encode<E: FeatureEncoder>(_ e: E, seat: Int) -> [Float] where E.Observation == QuortexObservation {
             var out = [Float](repeating: .nan, count: e.featureCount)
             out.withUnsafeMutableBufferPointer { e.encode(state.observation(for: seat), into: $0) }
             return out
         }
-        let cells = 16 * board.cells.count
+        let cells = 16 * board.cells.count, n = value.featureCount
         // Seat 0 sees its board as it lies in both versions; seat 1's is turned in version 1 only.
-        #expect(encode(policy, seat: 0) == encode(value, seat: 0))
+        #expect(encode(policy, seat: 0)[..<n] == encode(value, seat: 0)[...])
         #expect(encode(policy, seat: 0)[..<cells] == encode(policy, seat: 1)[..<cells])
         #expect(encode(value, seat: 0)[..<cells] != encode(value, seat: 1)[..<cells])
         // Everything after the cells is the observer's, as in version 1.
-        #expect(encode(policy, seat: 1)[cells...] == encode(value, seat: 1)[cells...])
+        #expect(encode(policy, seat: 1)[cells..<n] == encode(value, seat: 1)[cells...])
+    }
+
+    @Test("Each action's features say what placing the drawn tile there does: a win is a win, and the routes are the successor's own",
+          arguments: [2, 3, 4])
+    func actionFeatures(seats: Int) throws {
+        var checked = 0, wins = 0
+        for state in try Self.randomPositions(seats: seats, seed: UInt64(20 + seats)) where !state.isTerminal {
+            let board = state.setup.board
+            let policy = QuortexPolicyFeatures(board: board), value = QuortexFeatures(board: board)
+            let mover = state.currentSeat
+            var f = [Float](repeating: .nan, count: policy.featureCount)
+            f.withUnsafeMutableBufferPointer { policy.encode(state.observation(for: mover), into: $0) }
+            let actions = f[value.featureCount...].map { $0 }
+            var buffer = ActionBuffer()
+            state.legalActions(into: &buffer)
+            let legal = Set((0..<buffer.count).map { buffer[$0] })
+            for id in 0..<(board.cells.count * 6) {
+                let phi = Array(actions[(id * 8)..<(id * 8 + 8)])
+                guard legal.contains(id) else {
+                    // An occupied cell (its "empty" input 0, the board as it lies) has none.
+                    if f[16 * (id / 6)] == 0 { #expect(phi.allSatisfy { $0 == 0 }) }
+                    continue
+                }
+                var next = state
+                next.apply(id)
+                let outcome = next.isTerminal ? next.outcome : nil
+                let iWin = outcome.map { $0.places[mover] == 1 } ?? false
+                if phi[0] == 1 || phi[1] == 1 {
+                    #expect(next.isTerminal && (phi[0] == 1) == iWin, "action \(id): completes \(phi[0]), \(phi[1]); outcome \(String(describing: outcome))")
+                    wins += 1
+                    continue
+                }
+                guard !next.isTerminal else { continue }  // a constraint win: the next tile fits nowhere
+                // The mover's route after the placement, as the successor's own features measure it.
+                var after = [Float](repeating: .nan, count: value.featureCount)
+                after.withUnsafeMutableBufferPointer { value.encode(next.observation(for: mover), into: $0) }
+                let side = 16 * board.cells.count  // side +0's block: present, viable, route ÷ (2R + 1), ...
+                let rows = Float(2 * board.radius + 1)
+                if after[side + 1] == 1 {
+                    let a = (after[side + 2] * rows).rounded()
+                    #expect(abs(phi[2] - 1 / (1 + a)) < 1e-5 && phi[5] == 0, "action \(id): 1/(1+a) \(phi[2]), successor's route \(a)")
+                } else {
+                    #expect(phi[2] == 0 && phi[5] == 1)
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 100)
+        if seats == 2 { #expect(wins > 0, "some placement completes a flow") }
     }
 
     // MARK: Hidden information

@@ -145,7 +145,8 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         let encoder = encoder(game)
         let actions = game.newMatch(seed: 0).actionSpaceSize
         let fairShare = 1 / Double(Set(game.teams).count)
-        let shape = PolicyValueShape(inputs: encoder.featureCount, width: request.width, blocks: request.blocks, actions: actions, seats: request.seats)
+        let shape = PolicyValueShape(inputs: encoder.featureCount, width: request.width, blocks: request.blocks, actions: actions, seats: request.seats,
+                                     actionFeatures: encoder.actionFeatures)
         // Checked before the folder is made: a bad model writes nothing.
         let initial = try request.initial.map { path throws(InputError) in try Self.initial(path, shape: shape, encoder: encoder) }
             ?? PolicyValueNet(shape: shape, seed: Seeds.derive(request.seed, 0x1ea7))
