@@ -305,11 +305,7 @@ public struct QuortexPolicyFeatures: FeatureEncoder {
     /// The 8 values of each placement of the drawn tile on each empty cell.
     private func encodeActions(_ o: QuortexObservation, into f: UnsafeMutableBufferPointer<Float>) {
         let setup = o.setup
-        let me = o.seat
-        let mySide = setup.sideOfSeat[me]
-        let myAxis = setup.edges[me] % 3
-        var otherAxes = 0
-        for s in 0..<setup.seatCount where s != me { otherAxes |= 1 << (setup.edges[s] % 3) }
+        let viewpoint = PlacementEffect.Viewpoint(o)
         let type = Int(o.tile)
         let rows = Float(2 * base.board.radius + 1)
         let k = Self.perAction
@@ -319,27 +315,17 @@ public struct QuortexPolicyFeatures: FeatureEncoder {
                 let cell = open.trailingZeroBitCount
                 open &= open &- 1
                 let ends = CellEnds(t, cells, cell: cell)
-                let allowed = empty & ~(CellSet(1) << cell)
                 for rotation in 0..<6 {
                     let at = (cell * 6 + rotation) * k
                     let links = Links(cell: cell, code: type * 6 + rotation, ends: ends, partner: t.partner)
-                    let completed = links.completedAxes & setup.liveAxes
-                    if completed != 0 {
-                        for side in setup.sideAxis.indices where completed & (1 << setup.sideAxis[side]) != 0 {
-                            f[at + (side == mySide ? 0 : 1)] = 1
-                        }
+                    let a: Int?, e: Int?
+                    switch PlacementEffect.of(links, cell: cell, graph: graph, empty: empty, setup: setup, viewpoint: viewpoint) {
+                    case .completes(let mine, let other):
+                        if mine { f[at] = 1 }
+                        if other { f[at + 1] = 1 }
                         continue
-                    }
-                    func route(_ axis: Int) -> Int? {
-                        graph.distance(from: graph.touching(axis) | links.cells(touching: axis),
-                                       to: (graph.touching(axis + 3) | links.cells(touching: axis + 3)) & allowed,
-                                       allowed: allowed, extra: links)
-                    }
-                    let a = route(myAxis)
-                    var e: Int?
-                    for axis in 0..<3 where otherAxes & (1 << axis) != 0 {
-                        let d = axis == myAxis ? a : route(axis)
-                        if let d, d < (e ?? .max) { e = d }
+                    case .routes(let routeA, let routeE):
+                        (a, e) = (routeA, routeE)
                     }
                     if let a { f[at + 2] = 1 / Float(1 + a) } else { f[at + 5] = 1 }
                     if let e { f[at + 3] = 1 / Float(1 + e) } else { f[at + 6] = 1 }

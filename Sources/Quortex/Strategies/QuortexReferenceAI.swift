@@ -22,11 +22,7 @@ public final class QuortexReferenceAI: Strategy {
     public func chooseAction(_ observation: QuortexObservation, legal: ActionBuffer) -> Int {
         let setup = observation.setup
         let board = setup.board
-        let me = observation.seat
-        let mySide = setup.sideOfSeat[me]
-        let myAxis = setup.edges[me] % 3
-        var otherAxes = 0
-        for s in 0..<setup.seatCount where s != me { otherAxes |= 1 << (setup.edges[s] % 3) }
+        let viewpoint = PlacementEffect.Viewpoint(observation)
         let type = Int(observation.tile)
 
         var nearOccupied: CellSet = 0
@@ -50,25 +46,9 @@ public final class QuortexReferenceAI: Strategy {
                 if cell != endsCell { ends = CellEnds(t, cells, cell: cell); endsCell = cell }
                 let links = Links(cell: cell, code: type * 6 + rotation, ends: ends, partner: t.partner)
                 let score: Int
-                let completed = links.completedAxes & setup.liveAxes
-                if completed != 0 {
-                    var mine = false
-                    for side in setup.sideAxis.indices where completed & (1 << setup.sideAxis[side]) != 0 && side == mySide { mine = true }
-                    score = mine ? 100_000 : -200_000
-                } else {
-                    let allowed = empty & ~(CellSet(1) << cell)
-                    func route(_ axis: Int) -> Int? {
-                        graph.distance(from: graph.touching(axis) | links.cells(touching: axis),
-                                       to: (graph.touching(axis + 3) | links.cells(touching: axis + 3)) & allowed,
-                                       allowed: allowed, extra: links)
-                    }
-                    let a = route(myAxis)
-                    var e: Int?
-                    for axis in 0..<3 where otherAxes & (1 << axis) != 0 {
-                        let d = axis == myAxis ? a : route(axis)
-                        if let d, d < (e ?? .max) { e = d }
-                    }
-                    score = Self.score(a: a, e: e)
+                switch PlacementEffect.of(links, cell: cell, graph: graph, empty: empty, setup: setup, viewpoint: viewpoint) {
+                case .completes(let mine, _): score = mine ? 100_000 : -200_000
+                case .routes(let a, let e): score = Self.score(a: a, e: e)
                 }
                 let key = rotation * 128 + cell
                 if score > bestScore || (score == bestScore && key < bestKey) {
@@ -96,5 +76,57 @@ extension QuortexObservation {
     @inline(__always)
     func withPosition<R>(_ body: (BoardTables, UnsafePointer<UInt8>, CellSet) -> R) -> R {
         QuortexBoard.withPosition(setup.board, cells: cells, occupied: occupied, body)
+    }
+}
+
+/// What placing a tile on a cell does, as the reference AI measures it (and Quortex's
+/// policy features, version 3, describe each action by).
+enum PlacementEffect {
+    /// It completes a flow: the observer's side's (`mine`), another's (`other`), or both.
+    case completes(mine: Bool, other: Bool)
+    /// Otherwise a, the observer's shortest route after it, and e, the shortest of the other
+    /// players' (empty cells on a route from the edge to the opposite edge; not team-aware);
+    /// nil when there is none.
+    case routes(a: Int?, e: Int?)
+
+    /// Whose effect: the observer's side, its edge's axis, and a bit per axis of the others.
+    struct Viewpoint {
+        let mySide: Int, myAxis: Int, otherAxes: Int
+
+        init(_ observation: QuortexObservation) {
+            let setup = observation.setup, me = observation.seat
+            mySide = setup.sideOfSeat[me]
+            myAxis = setup.edges[me] % 3
+            var others = 0
+            for s in 0..<setup.seatCount where s != me { others |= 1 << (setup.edges[s] % 3) }
+            otherAxes = others
+        }
+    }
+
+    /// The effect of `links` (the tile as placed on `cell`) from `viewpoint`.
+    static func of(_ links: borrowing Links, cell: Int, graph: Junctions, empty: CellSet, setup: QuortexSetup,
+                   viewpoint: Viewpoint) -> PlacementEffect {
+        let (mySide, myAxis, otherAxes) = (viewpoint.mySide, viewpoint.myAxis, viewpoint.otherAxes)
+        let completed = links.completedAxes & setup.liveAxes
+        if completed != 0 {
+            var mine = false, other = false
+            for side in setup.sideAxis.indices where completed & (1 << setup.sideAxis[side]) != 0 {
+                if side == mySide { mine = true } else { other = true }
+            }
+            return .completes(mine: mine, other: other)
+        }
+        let allowed = empty & ~(CellSet(1) << cell)
+        func route(_ axis: Int) -> Int? {
+            graph.distance(from: graph.touching(axis) | links.cells(touching: axis),
+                           to: (graph.touching(axis + 3) | links.cells(touching: axis + 3)) & allowed,
+                           allowed: allowed, extra: links)
+        }
+        let a = route(myAxis)
+        var e: Int?
+        for axis in 0..<3 where otherAxes & (1 << axis) != 0 {
+            let d = axis == myAxis ? a : route(axis)
+            if let d, d < (e ?? .max) { e = d }
+        }
+        return .routes(a: a, e: e)
     }
 }
