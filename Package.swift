@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["LabCore"], swiftSettings: strict),
         // Files under configs/ compiled in at build time (the shipped map, the shipped
         // models): Plugins/EmbedConfigs runs the EmbedFiles tool.
-        .executableTarget(name: "EmbedFiles", swiftSettings: strict),
+        .executableTarget(name: "EmbedFiles", dependencies: ["LabCore"], swiftSettings: strict),
         .plugin(name: "EmbedConfigs", capability: .buildTool(), dependencies: ["EmbedFiles"]),
         .target(name: "RailGame", dependencies: ["LabCore", "Pictures"], swiftSettings: strict, plugins: ["EmbedConfigs"]),
         .target(name: "Quortex", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),

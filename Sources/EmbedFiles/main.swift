@@ -7,6 +7,7 @@
 // NAME is the Swift name, PATH how the file is named (from the package root), FILE where
 // it is read.
 import Foundation
+import LabCore
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("EmbedFiles: error: \(message)\n".utf8))
@@ -16,15 +17,6 @@ func fail(_ message: String) -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let output = arguments.first, (arguments.count - 1) % 3 == 0 else {
     fail("usage: EmbedFiles OUTPUT.swift NAME PATH FILE [NAME PATH FILE ...]")
-}
-
-func fnv1a64(_ bytes: Data) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes {
-        hash ^= UInt64(byte)
-        hash = hash &* 0x0000_0100_0000_01b3
-    }
-    return hash
 }
 
 var text = """
@@ -48,7 +40,7 @@ for k in stride(from: 1, to: arguments.count, by: 3) {
     }
     text += """
         /// `\(path)`, \(data.count) bytes.
-        static let \(name) = EmbeddedFile(path: "\(path)", count: \(data.count), checksum: 0x\(String(fnv1a64(data), radix: 16)), base64: \"""
+        static let \(name) = EmbeddedFile(path: "\(path)", count: \(data.count), checksum: 0x\(String(FNV1a64.hash(data), radix: 16)), base64: \"""
     \(lines.map { "    " + $0 }.joined(separator: "\n"))
         \""")
 

@@ -129,16 +129,17 @@ enum ModelFileFormat {
         return bytes
     }
 
+    /// FNV-1a 64 of the weights' little-endian bytes.
     static func checksum(_ parameters: [Float]) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var h = FNV1a64()
         for w in parameters {
             var bits = w.bitPattern
             for _ in 0..<4 {
-                h = (h ^ UInt64(bits & 0xFF)) &* 0x100_0000_01b3
+                h.add(UInt8(truncatingIfNeeded: bits))
                 bits >>= 8
             }
         }
-        return h
+        return h.value
     }
 
     static func hex(_ v: UInt64) -> String {

@@ -69,31 +69,47 @@ public enum SelfPlay {
         }
     }
 
-    private static func play<G: Game, E: FeatureEncoder>(
-        _ game: G, match m: Int, teachers: [StrategyFactory<G>], encoder: E, settings: SelfPlaySettings,
-        buffer: inout ActionBuffer, row: inout [Float], into data: inout Dataset
-    ) where E.Observation == G.State.Observation {
-        let seed = Seeds.match(settings.seed, match: UInt64(m))
+    /// Plays match `m` of `teachers` (seat s plays `teachers[(m + s) % teachers.count]`),
+    /// dealt from `Seeds.match(seed, m)`, each move uniformly random with probability
+    /// `randomMoveRate` instead. `decided(state, legal, action, byTeacher)` sees each
+    /// decision before it is applied. Returns the final state and the match's generator,
+    /// which a caller may draw on from (the same draws for the same match at any thread
+    /// count).
+    public static func match<G: Game>(_ game: G, match m: Int, teachers: [StrategyFactory<G>], randomMoveRate: Double, seed: UInt64,
+                                      buffer: inout ActionBuffer,
+                                      decided: (_ state: G.State, _ legal: ActionBuffer, _ action: Int, _ byTeacher: Bool) -> Void)
+        -> (final: G.State, rng: LabRandom) {
+        let seed = Seeds.match(seed, match: UInt64(m))
         var rng = LabRandom(seed: Seeds.derive(seed, 0x7465_6163_6865_72))
         let strategies = (0..<game.seatCount).map { s in
             teachers[(m + s) % teachers.count](StrategyContext(game: game, seat: s, seed: Seeds.strategy(seed, seat: s)))
         }
         let followers = strategies.filter(\.followsActions)
         var state = game.newMatch(seed: seed)
-        var history: [G.State] = []
         while !state.isTerminal {
-            history.append(state)
             state.legalActions(into: &buffer)
             let seat = state.currentSeat
             let action: Int
-            if rng.chance(settings.randomMoveRate) {
+            let random = rng.chance(randomMoveRate)
+            if random {
                 action = buffer[rng.uniform(buffer.count)]
             } else {
                 action = strategies[seat].chooseAction(state.observation(for: seat), legal: buffer)
             }
+            decided(state, buffer, action, !random)
             state.apply(action)
             for f in followers { f.didApply(action, by: seat) }
         }
+        return (state, rng)
+    }
+
+    private static func play<G: Game, E: FeatureEncoder>(
+        _ game: G, match m: Int, teachers: [StrategyFactory<G>], encoder: E, settings: SelfPlaySettings,
+        buffer: inout ActionBuffer, row: inout [Float], into data: inout Dataset
+    ) where E.Observation == G.State.Observation {
+        var history: [G.State] = []
+        var (state, rng) = match(game, match: m, teachers: teachers, randomMoveRate: settings.randomMoveRate, seed: settings.seed,
+                                 buffer: &buffer) { before, _, _, _ in history.append(before) }
         guard let outcome = state.outcome else { preconditionFailure("terminal state without an outcome") }
         // Positions: a uniform draw of distinct turns (partial Fisher-Yates).
         var turns = Array(history.indices)

@@ -34,7 +34,7 @@ public struct EmbeddedFile: Sendable {
         guard bytes.count == count else {
             throw Damaged(description: "\(label) is damaged: \(bytes.count) bytes, embedded as \(count)")
         }
-        let found = Self.fnv1a64(bytes)
+        let found = FNV1a64.hash(bytes)
         guard found == checksum else {
             throw Damaged(description: "\(label) is damaged: checksum \(String(found, radix: 16)), embedded as \(String(checksum, radix: 16))")
         }
@@ -49,13 +49,4 @@ public struct EmbeddedFile: Sendable {
 
     /// How messages name it.
     public var label: String { "the embedded copy of \(path)" }
-
-    static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
 }

@@ -37,6 +37,15 @@ public struct Outcome: Sendable, Equatable, Hashable {
         places[seat] == 1 ? 1.0 / Double(firstPlaceCount) : 0
     }
 
+    /// Each of `seats` seats' share of the match's scores (they sum to 1); equal shares for
+    /// a match without an outcome or without a score. What learned values are trained on
+    /// and what a search backs up from a finished match.
+    public static func shares(_ outcome: Outcome?, seats: Int) -> [Double] {
+        let scores = (0..<seats).map { outcome?.score(of: $0) ?? 1 / Double(seats) }
+        let total = scores.reduce(0, +)
+        return total > 0 ? scores.map { $0 / total } : scores.map { _ in 1 / Double(seats) }
+    }
+
     /// `win`, `draw` (a shared first place) or `loss` for `seat`.
     public func result(of seat: Int) -> SeatResult {
         guard places[seat] == 1 else { return .loss }

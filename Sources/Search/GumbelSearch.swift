@@ -373,12 +373,7 @@ public final class GumbelSearch<State: GameState> {
     }
 
     /// A finished match's value per seat: each seat's share of the scores.
-    func terminalValues(_ state: State) -> [Double] {
-        guard let outcome = state.outcome else { return [Double](repeating: 1 / Double(seatCount), count: seatCount) }
-        let scores = (0..<seatCount).map { outcome.score(of: $0) }
-        let total = scores.reduce(0, +)
-        return total > 0 ? scores.map { $0 / total } : scores.map { _ in 1 / Double(seatCount) }
-    }
+    func terminalValues(_ state: State) -> [Double] { Outcome.shares(state.outcome, seats: seatCount) }
 
     /// The root's visit count per legal action after the search (for tests).
     public var rootVisits: [Int: Int] {

@@ -96,10 +96,7 @@ struct LockstepSelfPlay<G: Game, E: FeatureEncoder> where E.Observation == G.Sta
         func finish(_ k: Int) {
             live[k].done = true
             out.games += 1
-            let outcome = live[k].state.outcome
-            let scores = (0..<s).map { outcome?.score(of: $0) ?? 1 / Double(s) }
-            let total = scores.reduce(0, +)
-            let shares = scores.map { Float(total > 0 ? $0 / total : 1 / Double(s)) }
+            let shares = Outcome.shares(live[k].state.outcome, seats: s).map(Float.init)
             for (var position, seat) in live[k].recorded {
                 position.value = (0..<s).map { shares[(seat + $0) % s] }
                 out.positions.append(position)

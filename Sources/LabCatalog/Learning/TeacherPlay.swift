@@ -41,38 +41,18 @@ struct TeacherPlay<G: Game, E: FeatureEncoder> where E.Observation == G.State.Ob
     }
 
     private func play(_ m: Int, seed: UInt64, buffer: inout ActionBuffer, into positions: inout [LearnedPosition]) {
-        let gameSeed = Seeds.match(seed, match: UInt64(m))
-        var rng = LabRandom(seed: Seeds.derive(gameSeed, 0x7465_6163_6865_72))
         let seats = game.seatCount
-        let strategies = (0..<seats).map { s in
-            teachers[(m + s) % teachers.count](StrategyContext(game: game, seat: s, seed: Seeds.strategy(gameSeed, seat: s)))
-        }
-        let followers = strategies.filter(\.followsActions)
-        var state = game.newMatch(seed: gameSeed)
         var recorded: [(position: LearnedPosition, seat: Int)] = []
-        while !state.isTerminal {
-            state.legalActions(into: &buffer)
-            let seat = state.currentSeat
-            let action: Int
-            if rng.chance(randomMoveRate) {
-                action = buffer[rng.uniform(buffer.count)]
-            } else {
-                let observation = state.observation(for: seat)
-                action = strategies[seat].chooseAction(observation, legal: buffer)
-                if buffer.count > 1 {
-                    var features = [Float](repeating: 0, count: encoder.featureCount)
-                    features.withUnsafeMutableBufferPointer { encoder.encode(observation, into: $0) }
-                    let legal = (0..<buffer.count).map { Int32(buffer[$0]) }
-                    recorded.append((LearnedPosition(features: features, legal: legal, policy: legal.map { Int($0) == action ? 1 : 0 }, value: []), seat))
-                }
-            }
-            state.apply(action)
-            for f in followers { f.didApply(action, by: seat) }
+        let (state, _) = SelfPlay.match(game, match: m, teachers: teachers, randomMoveRate: randomMoveRate, seed: seed,
+                                        buffer: &buffer) { before, legal, action, byTeacher in
+            guard byTeacher, legal.count > 1 else { return }
+            let seat = before.currentSeat
+            var features = [Float](repeating: 0, count: encoder.featureCount)
+            features.withUnsafeMutableBufferPointer { encoder.encode(before.observation(for: seat), into: $0) }
+            let ids = (0..<legal.count).map { Int32(legal[$0]) }
+            recorded.append((LearnedPosition(features: features, legal: ids, policy: ids.map { Int($0) == action ? 1 : 0 }, value: []), seat))
         }
-        let outcome = state.outcome
-        let scores = (0..<seats).map { outcome?.score(of: $0) ?? 1 / Double(seats) }
-        let total = scores.reduce(0, +)
-        let shares = scores.map { Float(total > 0 ? $0 / total : 1 / Double(seats)) }
+        let shares = Outcome.shares(state.outcome, seats: seats).map(Float.init)
         for (var position, seat) in recorded {
             position.value = (0..<seats).map { shares[(seat + $0) % seats] }
             positions.append(position)
