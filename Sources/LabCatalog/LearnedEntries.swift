@@ -11,14 +11,20 @@ final class NetworkModel<G: Game, E: FeatureEncoder>: PolicyValueModel where E.O
     typealias State = G.State
     let network: PolicyValueNet
     let encoder: E
+    /// The symmetries each evaluation averages over (none: the network as it answers).
+    private let symmetries: [FeatureSymmetry]
     private let workspace = PolicyValueWorkspace()
+    private var images: [Float] = [], imageLogits: [Float] = [], imageValues: [Float] = []
     /// Evaluations made and positions evaluated (for the mean batch).
     private(set) var calls = 0
     private(set) var positions = 0
 
-    init(network: PolicyValueNet, encoder: E) {
+    /// With `symmetric`, each position is evaluated with its symmetric images too (the
+    /// encoder's ``FeatureEncoder/symmetries``) and the logits and values are their means.
+    init(network: PolicyValueNet, encoder: E, symmetric: Bool = false) {
         self.network = network
         self.encoder = encoder
+        symmetries = symmetric ? encoder.symmetries : []
     }
 
     var featureCount: Int { encoder.featureCount }
@@ -32,7 +38,47 @@ final class NetworkModel<G: Game, E: FeatureEncoder>: PolicyValueModel where E.O
     func evaluate(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
         calls += 1
         positions += batch
-        network.evaluate(features, batch: batch, logits: logits, values: values, workspace: workspace)
+        if symmetries.isEmpty {
+            network.evaluate(features, batch: batch, logits: logits, values: values, workspace: workspace)
+        } else {
+            evaluateSymmetric(features, batch: batch, logits: logits, values: values)
+        }
+    }
+
+    /// The originals and every symmetric image in one product; each position's logits
+    /// (mapped back to its own action ids) and values are the means over its images.
+    private func evaluateSymmetric(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>,
+                                   values: UnsafeMutablePointer<Float>) {
+        let f = featureCount, a = actionCount, s = seatCount, copies = 1 + symmetries.count
+        let rows = copies * batch
+        if images.count < rows * f { images = [Float](repeating: 0, count: rows * f) }
+        if imageLogits.count < rows * a { imageLogits = [Float](repeating: 0, count: rows * a) }
+        if imageValues.count < rows * s { imageValues = [Float](repeating: 0, count: rows * s) }
+        images.withUnsafeMutableBufferPointer { x in
+            x.baseAddress!.update(from: features, count: batch * f)
+            for (k, symmetry) in symmetries.enumerated() {
+                for b in 0..<batch { symmetry.mapFeatures(features + b * f, to: x.baseAddress! + ((k + 1) * batch + b) * f) }
+            }
+        }
+        images.withUnsafeBufferPointer { x in
+            imageLogits.withUnsafeMutableBufferPointer { l in
+                imageValues.withUnsafeMutableBufferPointer { v in
+                    network.evaluate(x.baseAddress!, batch: rows, logits: l.baseAddress!, values: v.baseAddress!, workspace: workspace)
+                }
+            }
+        }
+        let scale = 1 / Float(copies)
+        for b in 0..<batch {
+            for i in 0..<a { logits[b * a + i] = imageLogits[b * a + i] }
+            for i in 0..<s { values[b * s + i] = imageValues[b * s + i] }
+            for (k, symmetry) in symmetries.enumerated() {
+                let row = (k + 1) * batch + b
+                for i in 0..<a { logits[b * a + i] += imageLogits[row * a + symmetry.actions[i]] }
+                for i in 0..<s { values[b * s + i] += imageValues[row * s + i] }
+            }
+            for i in 0..<a { logits[b * a + i] *= scale }
+            for i in 0..<s { values[b * s + i] *= scale }
+        }
     }
 }
 
@@ -75,8 +121,8 @@ final class AlphaZeroPlayer<G: Game, E: FeatureEncoder>: Strategy where E.Observ
     private var rng: LabRandom
     private let seat: Int
 
-    init(_ context: StrategyContext<G>, network: PolicyValueNet, encoder: E, settings: GumbelSettings) {
-        search = GumbelSearch(model: NetworkModel<G, E>(network: network, encoder: encoder), settings: settings)
+    init(_ context: StrategyContext<G>, network: PolicyValueNet, encoder: E, settings: GumbelSettings, symmetric: Bool) {
+        search = GumbelSearch(model: NetworkModel<G, E>(network: network, encoder: encoder, symmetric: symmetric), settings: settings)
         rng = LabRandom(seed: Seeds.derive(context.seed, 0x617a, 0, SeedPurpose.sampling.rawValue))
         seat = context.seat
     }
@@ -100,8 +146,8 @@ final class PolicyPlayer<G: Game, E: FeatureEncoder>: Strategy where E.Observati
     private var logits: [Float]
     private var values: [Float]
 
-    init(_ context: StrategyContext<G>, network: PolicyValueNet, encoder: E, temperature: Double) {
-        model = NetworkModel(network: network, encoder: encoder)
+    init(_ context: StrategyContext<G>, network: PolicyValueNet, encoder: E, temperature: Double, symmetric: Bool) {
+        model = NetworkModel(network: network, encoder: encoder, symmetric: symmetric)
         self.temperature = temperature
         rng = LabRandom(seed: Seeds.derive(context.seed, 0x706f, 0, SeedPurpose.sampling.rawValue))
         features = [Float](repeating: 0, count: encoder.featureCount)
@@ -147,8 +193,10 @@ struct LearnedSupport<G: Game>: Sendable {
     /// The network of a model file, and the σ scale its search was learned with (its
     /// note `search.cscale`), if it says.
     let loadWithScale: @Sendable (_ path: String, _ game: G, _ seats: Int) throws(InputError) -> (PolicyValueNet, Double?)
-    let alphazero: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ settings: GumbelSettings) -> any Strategy<G>
-    let policy: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ temperature: Double) -> any Strategy<G>
+    let alphazero: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ settings: GumbelSettings, _ symmetric: Bool) -> any Strategy<G>
+    let policy: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ temperature: Double, _ symmetric: Bool) -> any Strategy<G>
+    /// How many symmetries the game's features have (so whether `symmetric` means something).
+    let symmetryCount: @Sendable (G) -> Int
 
     init<E: FeatureEncoder>(shipped: ShippedModel? = nil, decisive: Bool = false, encoder: @escaping @Sendable (G) -> E)
     where E.Observation == G.State.Observation {
@@ -174,8 +222,13 @@ struct LearnedSupport<G: Game>: Sendable {
             let scale = model.note(LearnedModel.searchScaleNote).flatMap(Double.init).flatMap { (0.001...100).contains($0) ? $0 : nil }
             return (model.network, scale)
         }
-        alphazero = { context, network, settings in AlphaZeroPlayer<G, E>(context, network: network, encoder: encoder(context.game), settings: settings) }
-        policy = { context, network, temperature in PolicyPlayer<G, E>(context, network: network, encoder: encoder(context.game), temperature: temperature) }
+        alphazero = { context, network, settings, symmetric in
+            AlphaZeroPlayer<G, E>(context, network: network, encoder: encoder(context.game), settings: settings, symmetric: symmetric)
+        }
+        policy = { context, network, temperature, symmetric in
+            PolicyPlayer<G, E>(context, network: network, encoder: encoder(context.game), temperature: temperature, symmetric: symmetric)
+        }
+        symmetryCount = { game in encoder(game).symmetries.count }
     }
 }
 
@@ -198,14 +251,17 @@ enum LearnedEntries {
                                   "weight of the search's values against the network's priors: σ(q) = (50 + max visits) · cscale · q, q rescaled to [0, 1] (mctx's value_scale); 0: the one the model was learned with (its note search.cscale), else \(GumbelSettings.defaultCScale)"),
                     ParameterSpec("decisive", .flag, default: String(support.decisive),
                                   "a move that wins on the spot is taken at every node of the search, before the network is asked"),
+                    ParameterSpec("symmetric", .flag, default: "false",
+                                  "evaluate each position with its symmetric images too (Connect Four: the mirror) and average; games without symmetries refuse it"),
                 ]
             ) { params, game throws(InputError) in
+                let symmetric = try Self.symmetric(params, game, support)
                 let (network, learnedScale) = try support.loadWithScale(params.text("model"), game, game.seatCount)
                 let scale = params.number("cscale") > 0 ? params.number("cscale") : learnedScale ?? GumbelSettings.defaultCScale
                 let settings = GumbelSettings(simulations: params.integer("sims"), considered: params.integer("considered"),
                                               cScale: scale, gumbelScale: params.number("gumbel"),
                                               decisive: params.flag("decisive"))
-                return { context in support.alphazero(context, network, settings) }
+                return { context in support.alphazero(context, network, settings, symmetric) }
             },
             StrategyEntry(
                 name: "policy",
@@ -213,12 +269,24 @@ enum LearnedEntries {
                 parameters: [
                     model,
                     ParameterSpec("temperature", .number(0...100), default: "0", "0: the most likely action; higher: a weaker, more varied player"),
+                    ParameterSpec("symmetric", .flag, default: "false",
+                                  "evaluate each position with its symmetric images too (Connect Four: the mirror) and average; games without symmetries refuse it"),
                 ]
             ) { params, game throws(InputError) in
+                let symmetric = try Self.symmetric(params, game, support)
                 let (network, _) = try support.loadWithScale(params.text("model"), game, game.seatCount)
                 let temperature = params.number("temperature")
-                return { context in support.policy(context, network, temperature) }
+                return { context in support.policy(context, network, temperature, symmetric) }
             },
         ]
+    }
+
+    /// The `symmetric` flag, refused for a game whose features have no symmetries.
+    private static func symmetric<G: Game>(_ params: ResolvedParameters, _ game: G, _ support: LearnedSupport<G>) throws(InputError) -> Bool {
+        guard params.flag("symmetric") else { return false }
+        guard support.symmetryCount(game) > 0 else {
+            throw InputError("symmetric=true: \(G.name)'s features have no symmetries to average over; leave it false")
+        }
+        return true
     }
 }

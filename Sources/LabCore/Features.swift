@@ -27,10 +27,14 @@ public protocol FeatureEncoder: Sendable {
     /// Features per action id at the end of the vector (0: none): a policy-value network
     /// adds their product with weights shared by every action to each action's logit.
     var actionFeatures: Int { get }
+    /// The game's symmetries in these features (none by default): each maps a position's
+    /// features and action ids to those of its symmetric image.
+    var symmetries: [FeatureSymmetry] { get }
 }
 
 extension FeatureEncoder {
     public var actionFeatures: Int { 0 }
+    public var symmetries: [FeatureSymmetry] { [] }
 }
 
 /// Values a search reads at a leaf instead of (or after) a rollout: for each seat, the
@@ -44,4 +48,33 @@ public protocol LeafEvaluator<State>: AnyObject {
     /// Writes the value of `state` for every seat into `values` (`state.seatCount`
     /// entries). `state` is not terminal.
     func evaluate(_ state: State, into values: UnsafeMutableBufferPointer<Double>)
+}
+
+/// A symmetry of a game that its features express: a board's mirror image, say. The
+/// symmetric position's features are a permutation of the original's, and so are its
+/// action ids; a network can be trained on both (twice the data) and asked about both (a
+/// steadier answer).
+public struct FeatureSymmetry: Sendable, Equatable {
+    /// The symmetric position's feature `i` is the original's feature `features[i]`.
+    public let features: [Int]
+    /// The original's action id `a` is the symmetric position's action id `actions[a]`.
+    public let actions: [Int]
+
+    public init(features: [Int], actions: [Int]) {
+        precondition(Set(features).count == features.count && features.allSatisfy { features.indices.contains($0) }, "symmetry: features are not a permutation")
+        precondition(Set(actions).count == actions.count && actions.allSatisfy { actions.indices.contains($0) }, "symmetry: actions are not a permutation")
+        self.features = features
+        self.actions = actions
+    }
+
+    /// Writes the symmetric image of `count` features at `source` to `target`.
+    public func mapFeatures(_ source: UnsafePointer<Float>, to target: UnsafeMutablePointer<Float>) {
+        for i in features.indices { target[i] = source[features[i]] }
+    }
+
+    /// Writes the symmetric image of per-action values (logits, policy targets, legal
+    /// masks) at `source` to `target`.
+    public func mapActions(_ source: UnsafePointer<Float>, to target: UnsafeMutablePointer<Float>) {
+        for a in actions.indices { target[actions[a]] = source[a] }
+    }
 }

@@ -98,6 +98,9 @@ struct LearnCommand: ParsableCommand {
             transform: CommandLineNumbers.integer)
     var teacherGames: Int?
 
+    @Flag(help: "Train on each sampled position as itself or one of its symmetric images (Connect Four: the mirror), drawn at random.")
+    var symmetries = false
+
     @OptionGroup var setup: GameOptions
 
     @OptionGroup var seeding: SeedOption
@@ -192,6 +195,7 @@ struct LearnCommand: ParsableCommand {
         request.teacherGames = teachers.isEmpty ? 0 : (teacherGames ?? 1_000)
         if let initial, PathKind(of: initial) != .file { throw InputError("--init \(initial.excerpt()): no such model file") }
         request.initial = initial
+        request.symmetries = symmetries
         let directory = out ?? "results/learn-\(entry.name)"
         let threads = workers.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : workers.threads
         return (entry, request, LearnOptions(directory: directory, threads: threads, resume: resume, force: output.force))

@@ -6,7 +6,8 @@ import LabCore
 /// - 42 values: 1 where the opponent has one.
 /// - 1 value: 1 when the observer is to move.
 ///
-/// Version 1. The board is the whole of a seat's observation (nothing is hidden).
+/// Version 1. The board is the whole of a seat's observation (nothing is hidden). Its one
+/// symmetry is the mirror image: column c is column 6 - c.
 public struct ConnectFourFeatures: FeatureEncoder {
     public typealias Observation = ConnectFourObservation
 
@@ -36,5 +37,13 @@ public struct ConnectFourFeatures: FeatureEncoder {
             }
         }
         features[at] = position.currentSeat == observation.seat ? 1 : 0
+    }
+
+    public var symmetries: [FeatureSymmetry] {
+        let columns = Bitboard.columns, rows = Bitboard.rows
+        let mirrored = (0..<2).flatMap { plane in
+            (0..<columns).flatMap { c in (0..<rows).map { r in plane * Bitboard.cells + (columns - 1 - c) * rows + r } }
+        }
+        return [FeatureSymmetry(features: mirrored + [2 * Bitboard.cells], actions: (0..<columns).map { columns - 1 - $0 })]
     }
 }

@@ -21,8 +21,9 @@ struct ReplayBuffer: Sendable {
         }
     }
 
-    /// Fills `batch` with positions drawn uniformly (with replacement) by `rng`.
-    func fill(_ batch: inout PolicyValueBatch, rng: inout LabRandom) {
+    /// Fills `batch` with positions drawn uniformly (with replacement) by `rng`; with
+    /// `symmetries`, each as itself or one of its symmetric images, drawn uniformly too.
+    func fill(_ batch: inout PolicyValueBatch, rng: inout LabRandom, symmetries: [FeatureSymmetry] = []) {
         let inputs = batch.inputs.count / batch.rows, actions = batch.policy.count / batch.rows, seats = batch.value.count / batch.rows
         for i in batch.policy.indices {
             batch.policy[i] = 0
@@ -30,10 +31,17 @@ struct ReplayBuffer: Sendable {
         }
         for r in 0..<batch.rows {
             let p = positions[Int(rng.next() % UInt64(positions.count))]
-            for k in 0..<inputs { batch.inputs[r * inputs + k] = p.features[k] }
+            let image = symmetries.isEmpty ? 0 : Int(rng.next() % UInt64(symmetries.count + 1))
+            if image == 0 {
+                for k in 0..<inputs { batch.inputs[r * inputs + k] = p.features[k] }
+            } else {
+                let symmetry = symmetries[image - 1]
+                for k in 0..<inputs { batch.inputs[r * inputs + k] = p.features[symmetry.features[k]] }
+            }
             for (a, q) in zip(p.legal, p.policy) {
-                batch.legal[r * actions + Int(a)] = 1
-                batch.policy[r * actions + Int(a)] = q
+                let id = image == 0 ? Int(a) : symmetries[image - 1].actions[Int(a)]
+                batch.legal[r * actions + id] = 1
+                batch.policy[r * actions + id] = q
             }
             for s in 0..<seats { batch.value[r * seats + s] = p.value[s] }
         }
@@ -149,8 +157,11 @@ struct LearnFolder {
         }
         if resume {
             let record = try readRecord()
-            if let difference = zip(record, request.identity).first(where: { $0 != $1 }) {
-                throw InputError("\(path(Self.recordFile)): the learning there was made with \(difference.0), not \(difference.1); "
+            let identity = request.identity
+            // Optional lines (teachers, init, symmetries) make the lists' lengths differ.
+            let line = { (lines: [String], k: Int) in k < lines.count ? lines[k] : "nothing more" }
+            if let k = (0..<max(record.count, identity.count)).first(where: { line(record, $0) != line(identity, $0) }) {
+                throw InputError("\(path(Self.recordFile)): the learning there was made with \(line(record, k)), not \(line(identity, k)); "
                     + "resume with the same flags, or pass --force to start over")
             }
             guard PathKind(of: path(Self.checkpointFile)) == .file else { try checkpoint(fresh); return fresh }

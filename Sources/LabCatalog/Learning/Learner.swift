@@ -55,6 +55,9 @@ public struct LearnRequest: Sendable, Equatable {
     /// A model file to start from instead of a random network (fine-tuning a learned
     /// model, e.g. at a lower learning rate); its shape sets the width and blocks.
     public var initial: String?
+    /// Whether training sees each sampled position as itself or one of its symmetric
+    /// images (the encoder's ``FeatureEncoder/symmetries``; AlphaGo Zero's augmentation).
+    public var symmetries = false
     public var seed: UInt64 = 1
     /// Games a lockstep chunk plays together (its leaves are one batch).
     public var chunk = 64
@@ -77,6 +80,7 @@ public struct LearnRequest: Sendable, Equatable {
          "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]
             + (teachers.isEmpty ? [] : ["teachers: \(teachers.joined(separator: ";"))", "teacherGames: \(teacherGames)"])
             + (initial.map { ["init: \($0)"] } ?? [])
+            + (symmetries ? ["symmetries: true"] : [])
     }
 }
 
@@ -148,6 +152,9 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         let shape = PolicyValueShape(inputs: encoder.featureCount, width: request.width, blocks: request.blocks, actions: actions, seats: request.seats,
                                      actionFeatures: encoder.actionFeatures)
         // Checked before the folder is made: a bad model writes nothing.
+        if request.symmetries && encoder.symmetries.isEmpty {
+            throw InputError("--symmetries: \(E.gameName)'s features have no symmetries to train on")
+        }
         let initial = try request.initial.map { path throws(InputError) in try Self.initial(path, shape: shape, encoder: encoder) }
             ?? PolicyValueNet(shape: shape, seed: Seeds.derive(request.seed, 0x1ea7))
         let folder = try LearnFolder(options: options, request: request)
@@ -177,7 +184,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             // 2. A candidate: the trainee (every generation's training, accepted or not, as
             // AlphaZero's trainer runs on) trained on the buffer.
             let (candidate, adam, loss) = train(state.trainee, adam: state.adam, on: state.buffer, request: request, generation: generation,
-                                                newPositions: yield.positions.count)
+                                                newPositions: yield.positions.count, encoder: encoder)
             state.trainee = candidate
             state.adam = adam
             progress(String(format: "generation %d: trained, policy loss %.4f, value loss %.4f, entropy %.4f", generation, loss.policy, loss.value, loss.entropy))
@@ -246,7 +253,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         progress(String(format: "warm start: %d games of %@, %d positions in %.0f s", request.teacherGames,
                         request.teachers.joined(separator: ", "), positions.count, Date().timeIntervalSince(started)))
         let (trained, adam, loss) = train(state.trainee, adam: state.adam, on: state.buffer, request: request, generation: 0,
-                                          newPositions: positions.count)
+                                          newPositions: positions.count, encoder: encoder)
         state.trainee = trained
         state.adam = adam
         state.best = trained
@@ -280,7 +287,8 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
     /// The trainee trained on minibatches drawn from the buffer (one thread: the same bytes
     /// at any thread count); the losses of the last tenth of the steps.
     private func train(_ trainee: PolicyValueNet, adam: PolicyValueTrainer.AdamState?, on buffer: ReplayBuffer, request: LearnRequest,
-                       generation: Int, newPositions: Int) -> (PolicyValueNet, PolicyValueTrainer.AdamState, PolicyValueLoss) {
+                       generation: Int, newPositions: Int, encoder: E) -> (PolicyValueNet, PolicyValueTrainer.AdamState, PolicyValueLoss) {
+        let symmetries = request.symmetries ? encoder.symmetries : []
         let rate = Float(request.learningRate)
         let trainer = adam.map { PolicyValueTrainer(network: trainee, state: $0, learningRate: rate) }
             ?? PolicyValueTrainer(network: trainee, learningRate: rate)
@@ -290,7 +298,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         var batch = PolicyValueBatch(shape: best.shape, rows: min(request.batch, max(1, buffer.count)))
         var sum = PolicyValueLoss(), counted = 0
         for step in 0..<steps where buffer.count > 0 {
-            buffer.fill(&batch, rng: &rng)
+            buffer.fill(&batch, rng: &rng, symmetries: symmetries)
             let loss = trainer.step(on: batch)
             if step >= steps - max(1, steps / 10) {
                 sum.policy += loss.policy
