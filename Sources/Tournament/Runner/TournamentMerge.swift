@@ -75,11 +75,11 @@ public enum TournamentMerge {
                               count: Int, format: MatchesFormat, into directory: String, force: Bool) throws(InputError) -> RunResult {
         let resolved = ResolvedConfig(plan.config)
         let layout = MatchesLayout(plan: plan)
-        let (lock, contents) = try TournamentRunner.hold(directory, label: "--out \(directory)", ownFiles: TournamentRunner.ownFiles(of: plan))
+        let (lock, contents) = try RunFolder.hold(directory, label: "--out \(directory)", ownFiles: TournamentRunner.ownFiles(of: plan))
         defer { withExtendedLifetime(lock) {} }
         if !contents.isEmpty {
             guard force else { throw InputError("\(directory) already holds results; pass --force to replace them") }
-            try TournamentRunner.clear(directory, contents: contents, plan: plan)
+            try RunFolder.clear(directory, contents: contents, ownFiles: TournamentRunner.ownFiles(of: plan))
         }
 
         // Blocks come back in run order by taking them from the shards in turn.

@@ -53,7 +53,7 @@ package struct TuningJournal {
             let keep = text.lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
             let dropped = text.utf8.count - text[..<keep].utf8.count
             text = String(text[..<keep])
-            try TournamentRunner.truncate(path, to: text.utf8.count)
+            try RunFolder.truncate(path, to: text.utf8.count)
             note = "dropped \(dropped) bytes of a torn line at the end of \(fileName)"
         }
         var journal = TuningJournal(path: path, parameters: parameters)

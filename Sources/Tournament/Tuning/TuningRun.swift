@@ -84,7 +84,7 @@ public enum TuningRun {
         }
         let directory = options.directory
         let threads = options.workerThreads
-        let (lock, contents) = try TournamentRunner.hold(directory, label: "--out \(directory)", record: TuningState.fileName, ownFiles: Self.ownFiles)
+        let (lock, contents) = try RunFolder.hold(directory, label: "--out \(directory)", record: TuningState.fileName, ownFiles: Self.ownFiles)
         defer { withExtendedLifetime(lock) {} }
         var notes: [String] = []
         let journalPath = directory + "/" + TuningJournal.fileName
@@ -118,7 +118,7 @@ public enum TuningRun {
             }
             journal = try TuningJournal.create(journalPath, parameters: request.parameters)
         }
-        TournamentRunner.announce(notes)
+        RunFolder.announce(notes)
         state.updated = RunRecord.now()
         try state.write(to: directory)
 
