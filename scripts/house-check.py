@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The house's size limits: no function (func, init, subscript, accessor body) over 80
+"""The house's size limits: no function (func, init, deinit, subscript) over 80
 lines and no file over 400 lines in Sources/. Prints the longest functions and the
 largest files; exits 1 when a limit is broken.
 

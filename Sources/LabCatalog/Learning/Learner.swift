@@ -148,7 +148,6 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         let game = try makeGame(request.rules, request.map, request.seats)
         let encoder = encoder(game)
         let actions = game.newMatch(seed: 0).actionSpaceSize
-        let fairShare = 1 / Double(Set(game.teams).count)
         let shape = PolicyValueShape(inputs: encoder.featureCount, width: request.width, blocks: request.blocks, actions: actions, seats: request.seats,
                                      actionFeatures: encoder.actionFeatures)
         // Checked before the folder is made: a bad model writes nothing.
@@ -188,27 +187,10 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             state.trainee = candidate
             state.adam = adam
             progress(String(format: "generation %d: trained, policy loss %.4f, value loss %.4f, entropy %.4f", generation, loss.policy, loss.value, loss.entropy))
-            // 3. The gate: the candidate replaces the best when it is stronger (interval above 1/2).
-            try folder.writeModel(candidate, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.candidateFile)
-            try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation - 1, name: LearnFolder.previousFile)
-            let gate = try measure(request.searchSpec(folder.path(LearnFolder.candidateFile), gumbel: 1),
-                                   against: request.searchSpec(folder.path(LearnFolder.previousFile), gumbel: 1),
-                                   request: request, blocks: request.gateBlocks, seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x6a7e),
-                                   threads: options.threads)
-            // Stronger: its interval above its fair share (1/2 at 2 seats; 1/teams at more).
-            let accepted = gate.lower > fairShare
-            if accepted { state.best = candidate }
-            progress(String(format: "generation %d: gate %.3f [%.3f, %.3f] over %d matches: %@", generation, gate.mean, gate.lower, gate.upper,
-                            gate.matches, accepted ? "accepted" : "rejected, the best stays"))
-            try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.bestFile)
-            var anchorScores: [EntrantScore] = []
-            for (k, anchor) in request.anchors.enumerated() {
-                let score = try measure(request.searchSpec(folder.path(LearnFolder.bestFile), gumbel: 0), against: anchor,
-                                        request: request, blocks: request.anchorBlocks,
-                                        seed: Seeds.derive(request.seed, UInt64(generation), UInt64(k + 1), 0xa7c4), threads: options.threads)
-                anchorScores.append(score)
-                progress(String(format: "generation %d: best against %@: %.3f [%.3f, %.3f]", generation, anchor, score.mean, score.lower, score.upper))
-            }
+            // 3. The gate (the candidate replaces the best when it is stronger), then the
+            // best against the anchors.
+            let (accepted, gate, anchorScores) = try judge(candidate, state: &state, game: game, encoder: encoder, shape: shape, folder: folder,
+                                                           request: request, generation: generation, threads: options.threads, progress: progress)
             let record = GenerationRecord(generation: generation, games: yield.games, positions: yield.positions.count, buffer: state.buffer.count,
                                           loss: loss, accepted: accepted, gate: gate, anchors: anchorScores,
                                           evaluationsPerSecond: Double(yield.evaluations) / seconds,
@@ -225,6 +207,34 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         }
         try folder.finish()
         return records
+    }
+
+    /// The gate: `candidate` against the best, seat-rotated; it becomes the best when its
+    /// score's interval lies above its fair share (1/2 at 2 seats; 1/teams at more). Then
+    /// the best against each anchor. Both models are written first (the matches read them).
+    private func judge(_ candidate: PolicyValueNet, state: inout LearnState, game: G, encoder: E, shape: PolicyValueShape, folder: LearnFolder,
+                       request: LearnRequest, generation: Int, threads: Int,
+                       progress: @escaping @Sendable (String) -> Void) throws(InputError) -> (Bool, EntrantScore, [EntrantScore]) {
+        try folder.writeModel(candidate, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.candidateFile)
+        try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation - 1, name: LearnFolder.previousFile)
+        let gate = try measure(request.searchSpec(folder.path(LearnFolder.candidateFile), gumbel: 1),
+                               against: request.searchSpec(folder.path(LearnFolder.previousFile), gumbel: 1),
+                               request: request, blocks: request.gateBlocks, seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x6a7e),
+                               threads: threads)
+        let accepted = gate.lower > 1 / Double(Set(game.teams).count)
+        if accepted { state.best = candidate }
+        progress(String(format: "generation %d: gate %.3f [%.3f, %.3f] over %d matches: %@", generation, gate.mean, gate.lower, gate.upper,
+                        gate.matches, accepted ? "accepted" : "rejected, the best stays"))
+        try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.bestFile)
+        var anchorScores: [EntrantScore] = []
+        for (k, anchor) in request.anchors.enumerated() {
+            let score = try measure(request.searchSpec(folder.path(LearnFolder.bestFile), gumbel: 0), against: anchor,
+                                    request: request, blocks: request.anchorBlocks,
+                                    seed: Seeds.derive(request.seed, UInt64(generation), UInt64(k + 1), 0xa7c4), threads: threads)
+            anchorScores.append(score)
+            progress(String(format: "generation %d: best against %@: %.3f [%.3f, %.3f]", generation, anchor, score.mean, score.lower, score.upper))
+        }
+        return (accepted, gate, anchorScores)
     }
 
     /// The network of the model file at `path`, checked for this game and the requested shape.

@@ -28,7 +28,15 @@ extension QuortexGame: ProtocolGame {
         json.member("radius", board.radius)
         json.member("cell_count", board.cells.count)
         json.member("action_count", board.cells.count * 6)
+        writeBoard(board, to: &json)
+        writeTilesAndSeats(to: &json)
+        json.member("turn_order", integers: setup.turnOrder)
+        json.member("bag", integers: setup.rules.bag)
+        json.endObject()
+    }
 
+    /// `directions`, `cells` and `edges` of `hello.setup`.
+    private func writeBoard(_ board: QuortexBoard, to json: inout JSONWriter) {
         // Sides of a cell: the step across each and the side it faces.
         json.key("directions")
         json.beginArray()
@@ -81,7 +89,10 @@ extension QuortexGame: ProtocolGame {
             json.endObject()
         }
         json.endArray()
+    }
 
+    /// `tiles`, `seats` and `teams` of `hello.setup`.
+    private func writeTilesAndSeats(to json: inout JSONWriter) {
         json.key("tiles")
         json.beginArray()
         for type in 0..<QuortexTile.typeCount {
@@ -122,10 +133,6 @@ extension QuortexGame: ProtocolGame {
             json.endObject()
         }
         json.endArray()
-
-        json.member("turn_order", integers: setup.turnOrder)
-        json.member("bag", integers: setup.rules.bag)
-        json.endObject()
     }
 
     /// `{"cell":C,"row":R,"col":Q,"rotation":K}`: the drawn tile on cell C, (R, Q), at

@@ -101,7 +101,6 @@ public struct RailFeatures: FeatureEncoder {
         let table = o.table
         let me = o.seat
         let seatCount = Int(table.seatCount)
-        let packed = map.packed
         var at = 0
         // 1. Railroads.
         for r in 0..<railroads {
@@ -114,6 +113,44 @@ public struct RailFeatures: FeatureEncoder {
         for c in 0..<6 { f[at + c] = Float(o.hand[c]) / 6 }
         at += 6
         // 3. Own missions.
+        encodeMissions(o, into: f, at: &at)
+        // 4. Seats, relative to the observer.
+        let toWin = Float(max(1, o.rules.missionsToWin))
+        for k in 0..<Self.seats {
+            for j in 0..<6 { f[at + j] = 0 }
+            if k < seatCount {
+                let s = (me + k) % seatCount
+                let completedInSlots = o.rules.completedMissionsOccupySlots ? min(Int(table.slotsUsed[s]), Int(table.completed[s])) : 0
+                f[at] = 1
+                f[at + 1] = Float(table.completed[s]) / toWin
+                f[at + 2] = Float(table.railroadCount[s]) / 20
+                f[at + 3] = Float(table.handSize[s]) / 6
+                f[at + 4] = Float(Int(table.slotsUsed[s]) - completedInSlots) / 2
+                f[at + 5] = Float(table.points[s]) / 60
+            }
+            at += 6
+        }
+        // 5. To move.
+        for k in 0..<Self.seats { f[at + k] = 0 }
+        if seatCount > 0 { f[at + (Int(table.currentSeat) - me + seatCount) % seatCount] = 1 }
+        at += Self.seats
+        // 6. Decks.
+        f[at] = Float(table.deckCount) / 74
+        f[at + 1] = Float(table.missionDeckCount) / 25
+        for c in 0..<6 { f[at + 2 + c] = Float(table.discards[c]) / 14 }
+        at += 8
+        // 7. Clock.
+        f[at] = min(1, Float(table.turn) / 400)
+        f[at + 1] = Float(o.rules.missionsToWin) / 10
+        at += 2
+        precondition(at == featureCount, "rail features: wrote \(at) values")
+    }
+
+    /// The observer's missions: per slot, whether it is active, reachable, its distance,
+    /// railroads still to build and points; then the missions still needed and the slots
+    /// they would take.
+    private func encodeMissions(_ o: RailObservation, into f: UnsafeMutableBufferPointer<Float>, at: inout Int) {
+        let table = o.table, me = o.seat, packed = map.packed
         let needed = max(0, o.rules.missionsToWin - Int(table.completed[me]))
         var active = 0
         var totalDistance: Float = 0
@@ -146,36 +183,6 @@ public struct RailFeatures: FeatureEncoder {
         f[at] = Float(needed) / Float(max(1, o.rules.missionsToWin))
         f[at + 1] = (totalDistance + Float(max(0, needed - active)) * meanMission.distance) / 60
         at += 2
-        // 4. Seats, relative to the observer.
-        let toWin = Float(max(1, o.rules.missionsToWin))
-        for k in 0..<Self.seats {
-            for j in 0..<6 { f[at + j] = 0 }
-            if k < seatCount {
-                let s = (me + k) % seatCount
-                let completedInSlots = o.rules.completedMissionsOccupySlots ? min(Int(table.slotsUsed[s]), Int(table.completed[s])) : 0
-                f[at] = 1
-                f[at + 1] = Float(table.completed[s]) / toWin
-                f[at + 2] = Float(table.railroadCount[s]) / 20
-                f[at + 3] = Float(table.handSize[s]) / 6
-                f[at + 4] = Float(Int(table.slotsUsed[s]) - completedInSlots) / 2
-                f[at + 5] = Float(table.points[s]) / 60
-            }
-            at += 6
-        }
-        // 5. To move.
-        for k in 0..<Self.seats { f[at + k] = 0 }
-        if seatCount > 0 { f[at + (Int(table.currentSeat) - me + seatCount) % seatCount] = 1 }
-        at += Self.seats
-        // 6. Decks.
-        f[at] = Float(table.deckCount) / 74
-        f[at + 1] = Float(table.missionDeckCount) / 25
-        for c in 0..<6 { f[at + 2 + c] = Float(table.discards[c]) / 14 }
-        at += 8
-        // 7. Clock.
-        f[at] = min(1, Float(table.turn) / 400)
-        f[at + 1] = Float(o.rules.missionsToWin) / 10
-        at += 2
-        precondition(at == featureCount, "rail features: wrote \(at) values")
     }
 
     /// The fewest slots still to build to join `a` and `b` for `seat` (own railroads

@@ -84,40 +84,9 @@ public enum TuningRun {
         }
         let directory = options.directory
         let threads = options.workerThreads
-        let (lock, contents) = try RunFolder.hold(directory, label: "--out \(directory)", record: TuningState.fileName, ownFiles: Self.ownFiles)
+        let (lock, journal, prepared, notes) = try prepare(request, options: options, threads: threads)
         defer { withExtendedLifetime(lock) {} }
-        var notes: [String] = []
-        let journalPath = directory + "/" + TuningJournal.fileName
-        var journal: TuningJournal
-        var state = TuningState(request: request, threads: threads)
-        if !contents.isEmpty && options.resume {
-            let earlier = try TuningState.read(from: directory)
-            if let difference = earlier.identity.difference(from: state.identity) {
-                throw InputError("\(directory)/\(TuningState.fileName): the tuning there was made with a different request "
-                    + "(\(difference)); resume with the same flags, or pass --force to start over")
-            }
-            let (read, note) = try TuningJournal.resume(journalPath, parameters: request.parameters)
-            // Each measurement of a request plays as many matches: checked before anything is written.
-            if let entry = read.entries.first(where: { $0.matches != request.matchesPerMeasurement }) {
-                throw InputError("\(journalPath):\(entry.measurement + 1): measurement \(entry.measurement) holds \(entry.matches) "
-                    + "matches, but a measurement of this request plays \(request.matchesPerMeasurement): the file was made by "
-                    + "another version or request; pass --force to start over")
-            }
-            journal = read
-            if let note { notes.append(note) }
-            state.started = earlier.started
-            notes.append("resuming \(directory) after measurement \(journal.entries.count)")
-        } else if !contents.isEmpty && !options.force {
-            throw InputError("\(directory) already holds results; pass --resume to finish that tuning or --force to replace it")
-        } else {
-            if !contents.isEmpty {
-                try clear(directory, contents: contents)
-                notes.append("replaced the tuning in \(directory)")
-            } else if options.resume {
-                notes.append("warning: --resume: \(directory) holds no tuning yet; starting it")
-            }
-            journal = try TuningJournal.create(journalPath, parameters: request.parameters)
-        }
+        var state = prepared
         RunFolder.announce(notes)
         state.updated = RunRecord.now()
         try state.write(to: directory)
@@ -150,6 +119,47 @@ public enum TuningRun {
         try state.write(to: directory)
         return TuningOutcome(directory: directory, tuned: search.tuned, tunedSpec: tunedSpec, records: search.records,
                              verification: verification, matchesPlayed: state.matchesThisSession, notes: notes)
+    }
+
+    /// The tuning's folder: held, then fresh, resumed (the same request; the journal read
+    /// back) or replaced; checked before anything is written.
+    private static func prepare(_ request: TuningRequest, options: TuningOptions,
+                                threads: Int) throws(InputError) -> (ResultsLock, TuningJournal, TuningState, [String]) {
+        let directory = options.directory
+        let (lock, contents) = try RunFolder.hold(directory, label: "--out \(directory)", record: TuningState.fileName, ownFiles: Self.ownFiles)
+        var notes: [String] = []
+        let journalPath = directory + "/" + TuningJournal.fileName
+        var journal: TuningJournal
+        var state = TuningState(request: request, threads: threads)
+        if !contents.isEmpty && options.resume {
+            let earlier = try TuningState.read(from: directory)
+            if let difference = earlier.identity.difference(from: state.identity) {
+                throw InputError("\(directory)/\(TuningState.fileName): the tuning there was made with a different request "
+                    + "(\(difference)); resume with the same flags, or pass --force to start over")
+            }
+            let (read, note) = try TuningJournal.resume(journalPath, parameters: request.parameters)
+            // Each measurement of a request plays as many matches: checked before anything is written.
+            if let entry = read.entries.first(where: { $0.matches != request.matchesPerMeasurement }) {
+                throw InputError("\(journalPath):\(entry.measurement + 1): measurement \(entry.measurement) holds \(entry.matches) "
+                    + "matches, but a measurement of this request plays \(request.matchesPerMeasurement): the file was made by "
+                    + "another version or request; pass --force to start over")
+            }
+            journal = read
+            if let note { notes.append(note) }
+            state.started = earlier.started
+            notes.append("resuming \(directory) after measurement \(journal.entries.count)")
+        } else if !contents.isEmpty && !options.force {
+            throw InputError("\(directory) already holds results; pass --resume to finish that tuning or --force to replace it")
+        } else {
+            if !contents.isEmpty {
+                try clear(directory, contents: contents)
+                notes.append("replaced the tuning in \(directory)")
+            } else if options.resume {
+                notes.append("warning: --resume: \(directory) holds no tuning yet; starting it")
+            }
+            journal = try TuningJournal.create(journalPath, parameters: request.parameters)
+        }
+        return (lock, journal, state, notes)
     }
 
     /// The gauntlet of one measurement: the candidate (entrant 0) against every field
