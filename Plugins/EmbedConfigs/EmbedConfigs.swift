@@ -6,8 +6,9 @@ import PackagePlugin
 /// the repository: the shipped map into RailGame, the shipped models into LabCatalog.
 ///
 /// Each target gets one generated `EmbeddedConfigs.swift` (in the build folder, never in
-/// git) with an `enum EmbeddedConfigs` of `EmbeddedFile`s; SwiftPM rebuilds it when a file
-/// changes. To ship another file, add it to ``files``.
+/// git) with an `enum EmbeddedConfigs` of `EmbeddedFile`s (and `all`, every one of them);
+/// SwiftPM rebuilds it when a file changes. To ship another file, add it to ``files``;
+/// a learned model needs only to be in ``learnedFolder`` (named GAME.model).
 @main
 struct EmbedConfigs: BuildToolPlugin {
     /// Per target: the Swift name of each file and its path from the package root.
@@ -18,15 +19,26 @@ struct EmbedConfigs: BuildToolPlugin {
         "LabCatalog": [
             ("railValue", "configs/models/rail-mlp.model"),
             ("quortexValue", "configs/models/quortex-mlp.model"),
-            ("connect4Learned", "configs/models/learned/connect4.model"),
         ],
     ]
 
+    /// Every `*.model` here is embedded into LabCatalog: the shipped learned model of the
+    /// game its name says (`connect4.model`).
+    static let learnedFolder = "configs/models/learned"
+
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
-        guard let list = Self.files[target.name] else {
+        guard var list = Self.files[target.name] else {
             throw EmbedError("EmbedConfigs has no files for target \(target.name); list them in Plugins/EmbedConfigs")
         }
         let root = context.package.directoryURL
+        if target.name == "LabCatalog" {
+            let folder = root.appending(path: Self.learnedFolder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path(percentEncoded: false))) ?? []
+            for file in names.sorted() where file.hasSuffix(".model") {
+                let base = String(file.dropLast(".model".count))
+                list.append(("learned_" + String(base.map { $0.isLetter || $0.isNumber ? $0 : "_" }), Self.learnedFolder + "/" + file))
+            }
+        }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedConfigs.swift")
         let inputs = list.map { root.appending(path: $0.path) }
         var arguments = [output.path(percentEncoded: false)]

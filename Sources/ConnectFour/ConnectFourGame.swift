@@ -21,11 +21,12 @@ public enum ConnectFourEndReason: UInt8, Sendable {
 /// The standard game only: there are no rule knobs and no chance, so every match is
 /// the same empty board whatever its seed. It is the lab's smallest complete game, and
 /// the template for a new one.
-public struct ConnectFourGame: Game, Sendable {
+public struct ConnectFourGame: CatalogGame, Sendable {
     public typealias State = ConnectFourState
 
     /// The registry name.
     public static let name = "connect4"
+    public static let summary = "Connect Four: 7 x 6, drop discs, four in a row wins (2 players; the template game)"
     /// The rule knobs: none.
     public static let knobs: [RuleKnob] = []
     /// Seats the game takes.
@@ -45,6 +46,8 @@ public struct ConnectFourGame: Game, Sendable {
     }
 
     public var seatCount: Int { 2 }
+
+    public var setupLines: [String] { ["board 7 x 6, standard rules"] }
 
     /// The empty board, seat 0 to move (`seed` is unused: the game has no chance).
     public func newMatch(seed: UInt64) -> ConnectFourState { ConnectFourState() }

@@ -46,7 +46,14 @@ for k in stride(from: 1, to: arguments.count, by: 3) {
 
     """
 }
-text += "}\n"
+var names: [String] = []
+for k in stride(from: 1, to: arguments.count, by: 3) { names.append(arguments[k]) }
+text += """
+    /// Every file above.
+    static let all: [EmbeddedFile] = [\(names.joined(separator: ", "))]
+}
+
+"""
 do {
     // Written only when it changes, so an unchanged file rebuilds nothing.
     if FileManager.default.contents(atPath: output) != Data(text.utf8) {

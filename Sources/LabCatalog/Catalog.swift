@@ -1,10 +1,15 @@
+import ConnectFour
 import LabCore
 import Pictures
 
 /// The registry: the one place where concrete games and strategies meet.
 public enum Catalog {
     /// Every game, in listing order. Adding a game is one entry here.
-    public static let games: [any GameEntry] = [RailEntry(), QuortexEntry(), ConnectFourEntry()]
+    public static let games: [any GameEntry] = [
+        RailEntry(),
+        QuortexEntry(),
+        CatalogEntry(ConnectFourGame.self, draw: ConnectFourGame.scene(of:), decisive: true) { _ in ConnectFourFeatures() },
+    ]
 
     /// Every game's picture of its board counts, for reports.
     public static var boardDrawings: [any BoardCountDrawing] { games.compactMap(\.boardDrawing) }

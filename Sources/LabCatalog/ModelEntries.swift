@@ -23,11 +23,14 @@ package struct ShippedModel: Sendable {
     /// The value models of `blas-greedy` and `mcts(evaluator=shipped)`.
     static let rail = ShippedModel(file: EmbeddedConfigs.railValue)
     static let quortex = ShippedModel(file: EmbeddedConfigs.quortexValue)
-    /// The learned policy-value models of `alphazero` and `policy`.
-    static let connect4 = ShippedModel(file: EmbeddedConfigs.connect4Learned)
+    /// The learned policy-value model of `game` (`configs/models/learned/GAME.model`,
+    /// compiled in), if it has one.
+    static func learned(for game: String) -> ShippedModel? {
+        EmbeddedConfigs.all.first { $0.path == "configs/models/learned/\(game).model" }.map(ShippedModel.init(file:))
+    }
 
     /// Every shipped model.
-    package static var all: [ShippedModel] { [rail, quortex, connect4] }
+    package static var all: [ShippedModel] { EmbeddedConfigs.all.map(ShippedModel.init(file:)) }
 
     /// The file it is compiled from, relative to the package root.
     package var path: String { file.path }

@@ -54,7 +54,7 @@ struct QuortexEntry: GameEntry {
         Learner<QuortexGame, QuortexPolicyFeatures>(makeGame: { rules, _, seats throws(InputError) in
             try QuortexGame(rules: try QuortexRules(settings: rules.map { ($0.key, $0.value) }), seatCount: seats)
         }, encoder: { QuortexPolicyFeatures(board: $0.setup.board) }, decisive: Self.learned.decisive, teachers: { specs, game throws(InputError) in
-            try self.teachers(try specs.map { text throws(InputError) in try StrategySpec.parse(text) }, in: Self.entries, game: game)
+            try StrategyLookup.teachers(try specs.map { text throws(InputError) in try StrategySpec.parse(text) }, in: Self.entries, game: game)
         })
     }
     var trains: Bool { true }
@@ -62,14 +62,14 @@ struct QuortexEntry: GameEntry {
     func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
         let game = try QuortexGame(rules: try QuortexRules(settings: rules), seatCount: seats)
-        let teachers = try teachers(request.teachers, in: Self.entries, game: game)
+        let teachers = try StrategyLookup.teachers(request.teachers, in: Self.entries, game: game)
         return Self.models.train(game, teachers, request, log)
     }
 
     func makeTable(_ setup: TableSetup) throws(InputError) -> any MatchTable {
         let rules = try QuortexRules(settings: setup.rules)
         let game = try QuortexGame(rules: rules, seatCount: setup.players.count)
-        let factories = try resolve(setup.players, in: Self.entries, game: game, setup: setup)
+        let factories = try StrategyLookup.resolve(setup.players, in: Self.entries, game: game, setup: setup)
         let s = game.setup
         let seats = (0..<s.seatCount).map { "P\($0) edge \(s.edges[$0])" }.joined(separator: ", ")
         let sides = (0..<s.sideAxis.count).map { side in

@@ -96,7 +96,7 @@ struct RailEntry: GameEntry {
         Learner<RailGame, RailFeatures>(makeGame: { rules, map, seats throws(InputError) in
             try RailGame(map: try RailMapFile.load(path: map), rules: try RailRules(settings: rules.map { ($0.key, $0.value) }), seatCount: seats)
         }, encoder: { RailFeatures(map: $0.map) }, teachers: { specs, game throws(InputError) in
-            try self.teachers(try specs.map { text throws(InputError) in try StrategySpec.parse(text) }, in: Self.entries, game: game)
+            try StrategyLookup.teachers(try specs.map { text throws(InputError) in try StrategySpec.parse(text) }, in: Self.entries, game: game)
         })
     }
     var trains: Bool { true }
@@ -105,7 +105,7 @@ struct RailEntry: GameEntry {
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel {
         let map = try RailMapFile.load(path: mapPath)
         let game = try RailGame(map: map, rules: try RailRules(settings: rules), seatCount: seats)
-        let teachers = try teachers(request.teachers, in: Self.entries, game: game)
+        let teachers = try StrategyLookup.teachers(request.teachers, in: Self.entries, game: game)
         return Self.models.train(game, teachers, request, log)
     }
 
@@ -113,7 +113,7 @@ struct RailEntry: GameEntry {
         let rules = try RailRules(settings: setup.rules)
         let map = try RailMapFile.load(path: setup.mapPath)
         let game = try RailGame(map: map, rules: rules, seatCount: setup.players.count)
-        let factories = try resolve(setup.players, in: Self.entries, game: game, setup: setup)
+        let factories = try StrategyLookup.resolve(setup.players, in: Self.entries, game: game, setup: setup)
         let changed = setup.rules.map { "\($0.key)=\($0.value)" }
         let source = setup.mapPath.map { " (\($0))" } ?? ", \(RailMapFile.shippedName)"
         return Table(game: game, players: setup.players,

@@ -142,9 +142,9 @@ struct LearningTests {
 
     @Test("a teacher's games: every recorded move is the teacher's, with all its weight on one legal action, and each seat's share of the outcome")
     func teacherPositions() throws {
-        let entry = try Catalog.game(named: "connect4")
+        let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)
         let game = try ConnectFourGame(rules: [], seatCount: 2)
-        let teacher = try entry.teachers([StrategySpec(name: "mcts", parameters: [("iterations", "30")])], in: ConnectFourEntry.entries, game: game)
+        let teacher = try StrategyLookup.teachers([StrategySpec(name: "mcts", parameters: [("iterations", "30")])], in: entry.entries, game: game)
         var play = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: teacher)
         play.randomMoveRate = 0
         let positions = play.play(games: 6, seed: 3, threads: 2)
