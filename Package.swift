@@ -5,6 +5,13 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The games: each a module under Sources/ (knowing LabCore and Pictures) with its tests in
+/// Tests/<Module>Tests (the shared conformance suite among them). A new game is its name
+/// here and one line in LabCatalog's Catalog.games (docs/adding-a-game.md).
+let games = ["RailGame", "Quortex", "ConnectFour"]
+/// Games that compile files from configs/ in (rail's shipped map).
+let embedding: Set<String> = ["RailGame"]
+
 let package = Package(
     name: "OpponentLab",
     platforms: [.macOS(.v15)],
@@ -12,16 +19,13 @@ let package = Package(
         .executable(name: "oplab", targets: ["oplab"]),
         .library(name: "LabCore", targets: ["LabCore"]),
         .library(name: "Pictures", targets: ["Pictures"]),
-        .library(name: "RailGame", targets: ["RailGame"]),
-        .library(name: "Quortex", targets: ["Quortex"]),
-        .library(name: "ConnectFour", targets: ["ConnectFour"]),
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Evaluators", targets: ["Evaluators"]),
         .library(name: "Tournament", targets: ["Tournament"]),
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "Players", targets: ["Players"]),
         .library(name: "LabCatalog", targets: ["LabCatalog"]),
-    ],
+    ] + games.map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
@@ -35,9 +39,6 @@ let package = Package(
         // models): Plugins/EmbedConfigs runs the EmbedFiles tool.
         .executableTarget(name: "EmbedFiles", dependencies: ["LabCore"], swiftSettings: strict),
         .plugin(name: "EmbedConfigs", capability: .buildTool(), dependencies: ["EmbedFiles"]),
-        .target(name: "RailGame", dependencies: ["LabCore", "Pictures"], swiftSettings: strict, plugins: ["EmbedConfigs"]),
-        .target(name: "Quortex", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
-        .target(name: "ConnectFour", dependencies: ["LabCore", "Pictures"], swiftSettings: strict),
         .target(name: "Search", dependencies: ["LabCore"], swiftSettings: strict),
         // OpenBLAS through pkg-config; scripts/setup.sh installs it where it is missing.
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
@@ -52,7 +53,8 @@ let package = Package(
         // Pages (HTML, SVG) from results folders and replays, drawing what each game
         // supplies through Pictures; no game types.
         .target(name: "Reports", dependencies: ["LabCore", "Pictures", "Tournament"], swiftSettings: strict),
-        .target(name: "LabCatalog", dependencies: ["LabCore", "Pictures", "RailGame", "Quortex", "ConnectFour", "Search", "Evaluators", "Players", "Tournament", "Reports"],
+        .target(name: "LabCatalog",
+                dependencies: ["LabCore", "Pictures", "Search", "Evaluators", "Players", "Tournament", "Reports"] + games.map { .target(name: $0) },
                 swiftSettings: strict, plugins: ["EmbedConfigs"]),
         .executableTarget(
             name: "oplab",
@@ -66,12 +68,6 @@ let package = Package(
         .target(name: "GameConformance", dependencies: ["LabCore"], path: "Tests/GameConformance",
                 swiftSettings: strict),
         .testTarget(name: "LabCoreTests", dependencies: ["LabCore"], swiftSettings: strict),
-        .testTarget(name: "RailGameTests", dependencies: ["RailGame", "LabCore", "Pictures", "GameConformance"],
-                    swiftSettings: strict),
-        .testTarget(name: "QuortexTests", dependencies: ["Quortex", "LabCore", "Pictures", "GameConformance"],
-                    swiftSettings: strict),
-        .testTarget(name: "ConnectFourTests", dependencies: ["ConnectFour", "LabCore", "Pictures", "Search", "GameConformance"],
-                    swiftSettings: strict),
         .testTarget(name: "SearchTests", dependencies: ["Search", "LabCore", "RailGame", "Quortex", "Evaluators"], swiftSettings: strict),
         .testTarget(name: "EvaluatorsTests", dependencies: ["Evaluators", "CBLAS", "LabCore"], swiftSettings: strict),
         .testTarget(name: "PlayersTests", dependencies: ["Players", "LabCore", "RailGame", "Quortex"], exclude: ["Bots"],
@@ -82,6 +78,9 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Pictures", "LabCore", "Tournament", "RailGame", "Quortex"],
                     swiftSettings: strict),
         .testTarget(name: "OplabCLITests", dependencies: ["oplab"], exclude: ["Bots"], swiftSettings: strict),
-    ],
+    ] + games.flatMap { game -> [Target] in [
+        .target(name: game, dependencies: ["LabCore", "Pictures"], swiftSettings: strict, plugins: embedding.contains(game) ? ["EmbedConfigs"] : []),
+        .testTarget(name: game + "Tests", dependencies: [.target(name: game), "LabCore", "Pictures", "Search", "GameConformance"], swiftSettings: strict),
+    ] },
     swiftLanguageModes: [.v6]
 )
