@@ -74,7 +74,7 @@ struct LearnCommand: ParsableCommand {
     @Option(name: .customLong("learning-rate"), parsing: .unconditional, help: "Adam's step size.")
     var learningRate: Double = 1e-3
 
-    @Option(name: .customLong("gate-blocks"), parsing: .unconditional, help: "Seat-rotated blocks of the gate.", transform: CommandLineNumbers.integer)
+    @Option(name: .customLong("gate-blocks"), parsing: .unconditional, help: "Seat-rotated blocks of the gate; 0: no gate, every generation's candidate becomes the best (AlphaZero 2018).", transform: CommandLineNumbers.integer)
     var gateBlocks: Int = 100
 
     @Option(name: .customLong("anchor-blocks"), parsing: .unconditional, help: "Seat-rotated blocks against each anchor (0: none).",
@@ -122,8 +122,8 @@ struct LearnCommand: ParsableCommand {
             let quiet = output.quiet
             let records = try learning.learn(request, options: options) { line in if !quiet { printError(line) } }
             if let last = records.last {
-                print(String(format: "generation %d: gate %@ %.3f [%.3f, %.3f]", last.generation, last.accepted ? "accepted" : "rejected",
-                             last.gate.mean, last.gate.lower, last.gate.upper)
+                print((last.gate.map { String(format: "generation %d: gate %@ %.3f [%.3f, %.3f]", last.generation, last.accepted ? "accepted" : "rejected",
+                                              $0.mean, $0.lower, $0.upper) } ?? "generation \(last.generation): ungated")
                       + zip(request.anchors, last.anchors).map { String(format: "; against %@ %.3f [%.3f, %.3f]", $0, $1.mean, $1.lower, $1.upper) }.joined())
             }
             print("best model: \(options.directory)/best.model")
@@ -153,7 +153,7 @@ struct LearnCommand: ParsableCommand {
         guard steps >= 0 && steps <= 10_000_000 else { throw InputError("--steps \(steps): expected 0...10000000") }
         guard batch >= 1 && batch <= 65_536 else { throw InputError("--batch \(batch): expected 1...65536") }
         guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
-        guard gateBlocks >= 1 && gateBlocks <= 1_000_000 else { throw InputError("--gate-blocks \(gateBlocks): expected 1...1000000") }
+        guard gateBlocks >= 0 && gateBlocks <= 1_000_000 else { throw InputError("--gate-blocks \(gateBlocks): expected 0...1000000 (0: no gate)") }
         guard anchorBlocks >= 0 && anchorBlocks <= 1_000_000 else { throw InputError("--anchor-blocks \(anchorBlocks): expected 0...1000000") }
         try workers.check()
         guard !(resume && output.force) else { throw InputError("--resume and --force exclude each other") }

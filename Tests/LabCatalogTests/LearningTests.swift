@@ -193,6 +193,25 @@ struct LearningTests {
         #expect(try moves("alphazero(model=\(model), sims=16)") == moves("alphazero(model=\(model), sims=16, cscale=2)"))
     }
 
+    @Test("--gate-blocks 0: no gate, every generation's trainee is the best; generations.csv says ungated and the page has no gate section")
+    func ungated() throws {
+        var request = Self.request(generations: 1)
+        request.gateBlocks = 0
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try Self.learn(request, into: folder, threads: 2)
+        let first = Self.bytes(folder + "/best.model")
+        request.generations = 2
+        let records = try Self.learn(request, into: folder, threads: 2, resume: true)
+        #expect(records.map(\.generation) == [2] && records.allSatisfy { $0.accepted && $0.gate == nil })
+        // Every generation's trainee becomes the best.
+        #expect(first != nil && Self.bytes(folder + "/best.model") != first)
+        let rows = try String(contentsOfFile: folder + "/generations.csv", encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(rows.count == 2 && rows.allSatisfy { $0.contains(",ungated,,,,") })
+        let page = try String(contentsOfFile: folder + "/report.html", encoding: .utf8)
+        #expect(!page.contains("id=\"gate\"") && page.contains("id=\"losses\""))
+    }
+
     @Test("a learned model plays as alphazero and policy; another game's, a value model, a damaged file and bad knobs are refused")
     func modelsPlay() throws {
         let folder = Self.folder()

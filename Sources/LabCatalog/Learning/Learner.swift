@@ -42,7 +42,8 @@ public struct LearnRequest: Sendable, Equatable {
     public var steps = 0
     public var batch = 256
     public var learningRate = 1e-3
-    /// Seat-rotated blocks of the gate (candidate against the best), and against each anchor.
+    /// Seat-rotated blocks of the gate (candidate against the best; 0: no gate, every
+    /// candidate becomes the best, as in AlphaZero 2018), and against each anchor.
     public var gateBlocks = 100
     public var anchorBlocks = 20
     /// Fixed opponents the best model is measured against each generation.
@@ -107,7 +108,8 @@ public struct GenerationRecord: Sendable, Equatable {
     public var buffer: Int
     public var loss: PolicyValueLoss
     public var accepted: Bool
-    public var gate: EntrantScore
+    /// The gate's score; nil without a gate (`--gate-blocks 0`: every candidate is the best).
+    public var gate: EntrantScore?
     public var anchors: [EntrantScore]
     public var evaluationsPerSecond: Double
     public var meanBatch: Double
@@ -121,7 +123,8 @@ public struct GenerationRecord: Sendable, Equatable {
     var line: String {
         func f(_ x: Double) -> String { String(format: "%.4f", x) }
         return ([String(generation), String(games), String(positions), String(buffer), f(loss.policy), f(loss.value), f(loss.entropy),
-                 accepted ? "accepted" : "rejected", f(gate.mean), f(gate.lower), f(gate.upper)]
+                 gate == nil ? "ungated" : accepted ? "accepted" : "rejected"]
+                + (gate.map { [f($0.mean), f($0.lower), f($0.upper)] } ?? ["", "", ""])
                 + anchors.flatMap { [f($0.mean), f($0.lower), f($0.upper)] }
                 + [String(format: "%.0f", evaluationsPerSecond), String(format: "%.1f", meanBatch)]).joined(separator: ",")
     }
@@ -214,17 +217,26 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
     /// the best against each anchor. Both models are written first (the matches read them).
     private func judge(_ candidate: PolicyValueNet, state: inout LearnState, game: G, encoder: E, shape: PolicyValueShape, folder: LearnFolder,
                        request: LearnRequest, generation: Int, threads: Int,
-                       progress: @escaping @Sendable (String) -> Void) throws(InputError) -> (Bool, EntrantScore, [EntrantScore]) {
-        try folder.writeModel(candidate, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.candidateFile)
-        try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation - 1, name: LearnFolder.previousFile)
-        let gate = try measure(request.searchSpec(folder.path(LearnFolder.candidateFile), gumbel: 1),
-                               against: request.searchSpec(folder.path(LearnFolder.previousFile), gumbel: 1),
-                               request: request, blocks: request.gateBlocks, seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x6a7e),
-                               threads: threads)
-        let accepted = gate.lower > 1 / Double(Set(game.teams).count)
-        if accepted { state.best = candidate }
-        progress(String(format: "generation %d: gate %.3f [%.3f, %.3f] over %d matches: %@", generation, gate.mean, gate.lower, gate.upper,
-                        gate.matches, accepted ? "accepted" : "rejected, the best stays"))
+                       progress: @escaping @Sendable (String) -> Void) throws(InputError) -> (Bool, EntrantScore?, [EntrantScore]) {
+        var gate: EntrantScore?
+        let accepted: Bool
+        if request.gateBlocks == 0 {
+            state.best = candidate
+            accepted = true
+            progress("generation \(generation): no gate (--gate-blocks 0): the candidate is the best")
+        } else {
+            try folder.writeModel(candidate, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.candidateFile)
+            try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation - 1, name: LearnFolder.previousFile)
+            let score = try measure(request.searchSpec(folder.path(LearnFolder.candidateFile), gumbel: 1),
+                                    against: request.searchSpec(folder.path(LearnFolder.previousFile), gumbel: 1),
+                                    request: request, blocks: request.gateBlocks, seed: Seeds.derive(request.seed, UInt64(generation), 0, 0x6a7e),
+                                    threads: threads)
+            gate = score
+            accepted = score.lower > 1 / Double(Set(game.teams).count)
+            if accepted { state.best = candidate }
+            progress(String(format: "generation %d: gate %.3f [%.3f, %.3f] over %d matches: %@", generation, score.mean, score.lower, score.upper,
+                            score.matches, accepted ? "accepted" : "rejected, the best stays"))
+        }
         try folder.writeModel(state.best, shape: shape, game: game, encoder: encoder, request: request, generation: generation, name: LearnFolder.bestFile)
         var anchorScores: [EntrantScore] = []
         for (k, anchor) in request.anchors.enumerated() {

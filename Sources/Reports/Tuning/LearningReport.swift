@@ -42,11 +42,16 @@ public enum LearningReport {
                                                                                   ("high", try numbers(p + "high"), "#9bb7d4")],
                                                          low: 0, high: 1, xLabel: "generation", label: "score against \(anchor) per generation"))
         }
-        out += ReportPage.section("gate", "Gate", "Did each candidate beat the best? Its score with the 95 % interval; above 1/2 it replaced the best.",
+        // Without a gate (--gate-blocks 0) the gate's columns are empty: no section.
+        let gate = try table.column("gate")
+        let gated = table.rows.contains { $0.text(gate) != "ungated" }
+        if gated {
+            out += ReportPage.section("gate", "Gate", "Did each candidate beat the best? Its score with the 95 % interval; above 1/2 it replaced the best.",
                                   TuningReport.chart(x: generations, series: [("gate score", try numbers("gate_score"), "#c0504d"),
                                                                               ("low", try numbers("gate_low"), "#e6b9b8"),
                                                                               ("high", try numbers("gate_high"), "#e6b9b8")],
                                                      low: 0, high: 1, xLabel: "generation", label: "gate score per generation"))
+        }
         out += ReportPage.section("losses", "Losses", "What did training fit? The policy's cross-entropy against the search's improved "
                                   + "policy, the value's against the final shares, and the policy's entropy (lower: more decided).",
                                   TuningReport.chart(x: generations, series: [("policy loss", try numbers("policy_loss"), "#1f4e79"),
