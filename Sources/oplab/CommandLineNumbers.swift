@@ -44,6 +44,12 @@ enum CommandLineNumbers {
         var reason = rest[rest.index(after: close)...]
         if reason.hasPrefix(":") { reason = reason.dropFirst() }
         let because = String(reason).trimmingSpaces
+        // A closed set (an ExpressibleByArgument enum): ". Please provide one of 'a', 'b' and 'c'."
+        let choices = ". Please provide one of "
+        if because.hasPrefix(choices) {
+            let names = because.dropFirst(choices.count).split(separator: "'", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            return "\(flag) \(value.excerpt()): expected one of \(names.joined(separator: ", "))"
+        }
         guard because.isEmpty else { return "\(flag) \(value.excerpt()): \(because)" }
         // An option without a reason of its own takes an Int or a Double: a value that
         // reads as a Double was refused by an Int.

@@ -45,7 +45,7 @@ struct LearnCommand: ParsableCommand {
 
     @Option(name: .customLong("self-play"), parsing: .unconditional,
             help: "The network self-play searches with: latest (the trainee, AlphaZero's way; the gate decides best.model only) or best (AlphaGo Zero's: the last one the gate accepted).")
-    var selfPlay: String = "latest"
+    var selfPlay: LearnRequest.SelfPlayer = .latest
 
     @Option(parsing: .unconditional,
             help: "Root actions a search considers (the top of the Gumbel-perturbed policy): fewer get more simulations each, so chance (a tile or card drawn) averages out.",
@@ -142,9 +142,6 @@ struct LearnCommand: ParsableCommand {
         guard games >= 1 && games <= 1_000_000 else { throw InputError("--games \(games): expected 1...1000000") }
         guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }
         guard exploreMoves >= 0 && exploreMoves <= 100_000 else { throw InputError("--explore-moves \(exploreMoves): expected 0...100000") }
-        guard let selfPlayer = LearnRequest.SelfPlayer(rawValue: selfPlay) else {
-            throw InputError("--self-play \(selfPlay.excerpt()): expected latest or best")
-        }
         guard considered >= 1 && considered <= 256 else { throw InputError("--considered \(considered): expected 1...256") }
         guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(String(format: "%g", cscale)): expected 0.001...100")  }
         guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
@@ -166,7 +163,7 @@ struct LearnCommand: ParsableCommand {
         request.sims = sims
         request.width = width
         request.exploreMoves = exploreMoves
-        request.selfPlayer = selfPlayer
+        request.selfPlayer = selfPlay
         request.cScale = cscale
         request.considered = considered
         request.blocks = blocks
@@ -201,3 +198,5 @@ struct LearnCommand: ParsableCommand {
         return (entry, request, LearnOptions(directory: directory, threads: threads, resume: resume, force: output.force))
     }
 }
+
+extension LearnRequest.SelfPlayer: ExpressibleByArgument {}

@@ -40,7 +40,7 @@ struct SPRTCommand: ParsableCommand {
     var elo1: Double = 20
 
     @Option(help: "The Elo scale of --elo0 and --elo1: normalized (fishtest's and fastchess's default) or logistic.")
-    var model: String = SPRTModel.normalized.rawValue
+    var model: SPRTModel = .normalized
 
     @Option(parsing: .unconditional, help: "False-positive rate: accepting H1 when H0 holds (0...0.5).")
     var alpha: Double = 0.05
@@ -99,9 +99,6 @@ struct SPRTCommand: ParsableCommand {
     /// The flags checked: the test's settings, and the head-to-head of the candidate
     /// against the baseline, planned.
     func parse() throws(InputError) -> (SPRTSettings, TournamentPlan) {
-        guard let model = SPRTModel(rawValue: model) else {
-            throw InputError("--model \(self.model): expected one of \(SPRTModel.names)")
-        }
         for (flag, elo) in [("--elo0", elo0), ("--elo1", elo1)] where !elo.isFinite {
             throw InputError("\(flag) \(elo): expected a finite Elo difference")
         }
@@ -148,3 +145,5 @@ private func bound(_ x: Double) -> String {
 
 /// `x` with `digits` decimals ("2.944").
 private func f(_ x: Double, _ digits: Int = 0) -> String { FixedPoint.text(x, digits: digits) }
+
+extension SPRTModel: ExpressibleByArgument {}

@@ -45,8 +45,11 @@ struct TuneCommand: ParsableCommand {
     @Option(help: "A strategy spec to measure against (repeatable): the field.")
     var against: [String] = []
 
+    /// The tuners by name.
+    enum Method: String, CaseIterable, ExpressibleByArgument { case spsa, ntbea }
+
     @Option(help: "The search: spsa or ntbea.")
-    var method: String = "spsa"
+    var method: Method = .spsa
 
     @Option(help: "max (the most score share, the default) or target=P with P in (0, 1) (repeatable for targets: a ladder).")
     var objective: [String] = []
@@ -157,9 +160,8 @@ struct TuneCommand: ParsableCommand {
         }
         let tuningMethod: TuningMethod
         switch method {
-        case "spsa": tuningMethod = .spsa(SPSA.Settings(a: spsaA, c: spsaC))
-        case "ntbea": tuningMethod = .ntbea(NTBEA.Settings(neighbours: neighbours, k: ntbeaK, finalists: finalists))
-        default: throw InputError("--method \(method): expected spsa or ntbea")
+        case .spsa: tuningMethod = .spsa(SPSA.Settings(a: spsaA, c: spsaC))
+        case .ntbea: tuningMethod = .ntbea(NTBEA.Settings(neighbours: neighbours, k: ntbeaK, finalists: finalists))
         }
         var objectives: [TuningObjective] = []
         for text in objective.isEmpty ? ["max"] : objective {

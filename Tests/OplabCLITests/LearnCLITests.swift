@@ -47,7 +47,7 @@ struct LearnCLITests {
           arguments: [
             (["learn", "chess"], "unknown game 'chess'"),
             (["learn", "connect4", "--sims", "0"], "--sims 0: expected 1...100000 simulations"),
-            (["learn", "connect4", "--self-play", "worst"], "--self-play worst: expected latest or best"),
+            (["learn", "connect4", "--self-play", "worst"], "--self-play worst: expected one of latest, best"),
             (["learn", "connect4", "--cscale", "0"], "--cscale 0: expected 0.001...100"),
             (["learn", "connect4", "--considered", "0"], "--considered 0: expected 1...256"),
             (["learn", "connect4", "--generations", "0"], "--generations 0: expected 1...100000"),

@@ -139,7 +139,7 @@ struct TuneCLITests {
         (["--param", "focus=0..1", "--objective", "target=1"], "--objective target=1: the target 1 is outside (0, 1)"),
         (["--param", "focus=0..1", "--objective", "target=0"], "--objective target=0: the target 0 is outside (0, 1)"),
         (["--param", "focus=0..1", "--objective", "best"], "--objective best: expected max or target=P"),
-        (["--param", "focus=0..1", "--method", "cmaes"], "--method cmaes: expected spsa or ntbea"),
+        (["--param", "focus=0..1", "--method", "cmaes"], "--method cmaes: expected one of spsa, ntbea"),
         (["--param", "focus=0..1", "--budget", "10"], "--budget 10: one spsa iteration plays 32 matches"),
     ] as [([String], String)])
     func badInput(extra: [String], message: String) throws {

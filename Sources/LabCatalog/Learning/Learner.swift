@@ -23,7 +23,7 @@ public struct LearnRequest: Sendable, Equatable {
     /// Moves of each self-play game with root noise (then none).
     public var exploreMoves = 12
     /// The network self-play searches with.
-    public enum SelfPlayer: String, Sendable, Equatable {
+    public enum SelfPlayer: String, Sendable, Equatable, CaseIterable {
         /// The trainee, trained on every generation (AlphaZero, 2018): the data improve
         /// as the network does; the gate decides only which network is published.
         case latest
