@@ -8,7 +8,7 @@ let strict: [SwiftSetting] = [
 /// The games: each a module under Sources/ (knowing LabCore and Pictures) with its tests in
 /// Tests/<Module>Tests (the shared conformance suite among them). A new game is its name
 /// here and one line in LabCatalog's Catalog.games (docs/adding-a-game.md).
-let games = ["RailGame", "Quortex", "ConnectFour"]
+let games = ["RailGame", "Quortex", "ConnectFour", "TicTacToe"]
 /// Games that compile files from configs/ in (rail's shipped map).
 let embedding: Set<String> = ["RailGame"]
 

@@ -1,6 +1,7 @@
 import ConnectFour
 import LabCore
 import Pictures
+import TicTacToe
 
 /// The registry: the one place where concrete games and strategies meet.
 public enum Catalog {
@@ -9,6 +10,7 @@ public enum Catalog {
         RailEntry(),
         QuortexEntry(),
         CatalogEntry(ConnectFourGame.self, draw: ConnectFourGame.scene(of:), decisive: true) { _ in ConnectFourFeatures() },
+        CatalogEntry(TicTacToeGame.self, decisive: true) { _ in TicTacToeFeatures() },
     ]
 
     /// Every game's picture of its board counts, for reports.

@@ -14,11 +14,14 @@ struct ShippedFilesTests {
         try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/" + path))
     }
 
-    @Test("the build embeds the shipped map and each shipped model byte for byte")
+    @Test("the build embeds the shipped map and each shipped model byte for byte, every file of configs/models/learned/ among them")
     func embeddedAsTheirFiles() throws {
         #expect(RailMapFile.shippedData == (try Self.file(RailMapFile.defaultPath)))
-        #expect(ShippedModel.all.map(\.path) == ["configs/models/rail-mlp.model", "configs/models/quortex-mlp.model",
-                                                 "configs/models/learned/connect4.model"])
+        // The value models, then every learned model in configs/models/learned/ (each the shipped model of the game it names).
+        let learned = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/configs/models/learned").filter { $0.hasSuffix(".model") }.sorted()
+        #expect(learned.contains("connect4.model"))
+        #expect(ShippedModel.all.map(\.path) == ["configs/models/rail-mlp.model", "configs/models/quortex-mlp.model"]
+                + learned.map { "configs/models/learned/" + $0 })
         for model in ShippedModel.all {
             #expect(model.bytes == [UInt8](try Self.file(model.path)), "\(model.path)")
         }
