@@ -19,8 +19,7 @@ public enum ConnectFourEndReason: UInt8, Sendable {
 /// in a line, horizontal, vertical or diagonal, win; a full board without one is a draw.
 ///
 /// The standard game only: there are no rule knobs and no chance, so every match is
-/// the same empty board whatever its seed. It is the lab's smallest complete game, and
-/// the template for a new one.
+/// the same empty board whatever its seed.
 public struct ConnectFourGame: CatalogGame, Sendable {
     public typealias State = ConnectFourState
 
