@@ -47,6 +47,15 @@ public struct LearnedModel: Sendable, Equatable {
 
     /// The note holding the σ scale (alphazero's `cscale`) the model's self-play searched with.
     public static let searchScaleNote = "search.cscale"
+    /// The note saying the model was trained on its positions' symmetric images too
+    /// (`oplab learn --symmetries`), so that play averages over them by default.
+    public static let symmetricNote = "search.symmetric"
+
+    /// Whether the model was trained on symmetric images: its ``symmetricNote``, or, for a
+    /// file written before that note, its `learned-by` record of the request.
+    public var learnedWithSymmetries: Bool {
+        note(Self.symmetricNote) == "true" || note("learned-by")?.contains("; symmetries: true") == true
+    }
 
     /// The file's bytes.
     public func encoded() -> [UInt8] {

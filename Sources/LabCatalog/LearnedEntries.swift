@@ -190,9 +190,8 @@ struct LearnedSupport<G: Game>: Sendable {
     /// Whether a match ends on a winning move (Connect Four, Quortex), so that searches
     /// take decisive moves by default.
     let decisive: Bool
-    /// The network of a model file, and the σ scale its search was learned with (its
-    /// note `search.cscale`), if it says.
-    let loadWithScale: @Sendable (_ path: String, _ game: G, _ seats: Int) throws(InputError) -> (PolicyValueNet, Double?)
+    /// The network of a model file, checked for the game.
+    let load: @Sendable (_ path: String, _ game: G, _ seats: Int) throws(InputError) -> LoadedPolicyValue
     let alphazero: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ settings: GumbelSettings, _ symmetric: Bool) -> any Strategy<G>
     let policy: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ temperature: Double, _ symmetric: Bool) -> any Strategy<G>
     /// How many symmetries the game's features have (so whether `symmetric` means something).
@@ -202,7 +201,7 @@ struct LearnedSupport<G: Game>: Sendable {
     where E.Observation == G.State.Observation {
         self.shipped = shipped
         self.decisive = decisive
-        loadWithScale = { path, game, seats throws(InputError) in
+        load = { path, game, seats throws(InputError) in
             let encoder = encoder(game)
             let file: String
             let model: LearnedModel
@@ -220,7 +219,7 @@ struct LearnedSupport<G: Game>: Sendable {
                             actions: game.newMatch(seed: 0).actionSpaceSize, seats: seats, file: file)
             BLASThreads.pinToOne()
             let scale = model.note(LearnedModel.searchScaleNote).flatMap(Double.init).flatMap { (0.001...100).contains($0) ? $0 : nil }
-            return (model.network, scale)
+            return LoadedPolicyValue(network: model.network, scale: scale, symmetric: model.learnedWithSymmetries)
         }
         alphazero = { context, network, settings, symmetric in
             AlphaZeroPlayer<G, E>(context, network: network, encoder: encoder(context.game), settings: settings, symmetric: symmetric)
@@ -230,6 +229,14 @@ struct LearnedSupport<G: Game>: Sendable {
         }
         symmetryCount = { game in encoder(game).symmetries.count }
     }
+}
+
+/// A learned model read for play: its network, the σ scale its search was learned with
+/// (its note `search.cscale`) if it says, and whether it was learned on symmetric images.
+struct LoadedPolicyValue: Sendable {
+    let network: PolicyValueNet
+    let scale: Double?
+    let symmetric: Bool
 }
 
 /// `alphazero(...)` and `policy(...)` for a game with learned models.
@@ -251,13 +258,14 @@ enum LearnedEntries {
                                   "weight of the search's values against the network's priors: σ(q) = (50 + max visits) · cscale · q, q rescaled to [0, 1] (mctx's value_scale); 0: the one the model was learned with (its note search.cscale), else \(GumbelSettings.defaultCScale)"),
                     ParameterSpec("decisive", .flag, default: String(support.decisive),
                                   "a move that wins on the spot is taken at every node of the search, before the network is asked"),
-                    ParameterSpec("symmetric", .flag, default: "false",
-                                  "evaluate each position with its symmetric images too (Connect Four: the mirror) and average; games without symmetries refuse it"),
+                    symmetricParameter,
                 ]
             ) { params, game throws(InputError) in
-                let symmetric = try Self.symmetric(params, game, support)
-                let (network, learnedScale) = try support.loadWithScale(params.text("model"), game, game.seatCount)
-                let scale = params.number("cscale") > 0 ? params.number("cscale") : learnedScale ?? GumbelSettings.defaultCScale
+                try Self.checkSymmetric(params, game, support)
+                let loaded = try support.load(params.text("model"), game, game.seatCount)
+                let symmetric = Self.symmetric(params, game, support, loaded)
+                let network = loaded.network
+                let scale = params.number("cscale") > 0 ? params.number("cscale") : loaded.scale ?? GumbelSettings.defaultCScale
                 let settings = GumbelSettings(simulations: params.integer("sims"), considered: params.integer("considered"),
                                               cScale: scale, gumbelScale: params.number("gumbel"),
                                               decisive: params.flag("decisive"))
@@ -269,24 +277,37 @@ enum LearnedEntries {
                 parameters: [
                     model,
                     ParameterSpec("temperature", .number(0...100), default: "0", "0: the most likely action; higher: a weaker, more varied player"),
-                    ParameterSpec("symmetric", .flag, default: "false",
-                                  "evaluate each position with its symmetric images too (Connect Four: the mirror) and average; games without symmetries refuse it"),
+                    symmetricParameter,
                 ]
             ) { params, game throws(InputError) in
-                let symmetric = try Self.symmetric(params, game, support)
-                let (network, _) = try support.loadWithScale(params.text("model"), game, game.seatCount)
+                try Self.checkSymmetric(params, game, support)
+                let loaded = try support.load(params.text("model"), game, game.seatCount)
+                let symmetric = Self.symmetric(params, game, support, loaded), network = loaded.network
                 let temperature = params.number("temperature")
                 return { context in support.policy(context, network, temperature, symmetric) }
             },
         ]
     }
 
-    /// The `symmetric` flag, refused for a game whose features have no symmetries.
-    private static func symmetric<G: Game>(_ params: ResolvedParameters, _ game: G, _ support: LearnedSupport<G>) throws(InputError) -> Bool {
-        guard params.flag("symmetric") else { return false }
-        guard support.symmetryCount(game) > 0 else {
+    static let symmetricParameter = ParameterSpec(
+        "symmetric", .choice(["model", "true", "false"]), default: "model",
+        "evaluate each position with its symmetric images too (Connect Four: the mirror; tic-tac-toe: eight) and average; "
+            + "model: as the model was learned (on after oplab learn --symmetries); true is refused where the features have no symmetries")
+
+    /// `symmetric=true` is refused for a game whose features have no symmetries (before
+    /// the model is read).
+    private static func checkSymmetric<G: Game>(_ params: ResolvedParameters, _ game: G, _ support: LearnedSupport<G>) throws(InputError) {
+        if params.text("symmetric") == "true" && support.symmetryCount(game) == 0 {
             throw InputError("symmetric=true: \(G.name)'s features have no symmetries to average over; leave it false")
         }
-        return true
+    }
+
+    /// Whether play averages over the symmetries: as asked, or as the model was learned.
+    private static func symmetric<G: Game>(_ params: ResolvedParameters, _ game: G, _ support: LearnedSupport<G>, _ loaded: LoadedPolicyValue) -> Bool {
+        switch params.text("symmetric") {
+        case "true": true
+        case "false": false
+        default: loaded.symmetric && support.symmetryCount(game) > 0
+        }
     }
 }

@@ -151,7 +151,7 @@ struct SymmetryTests {
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
-    @Test("learn --symmetries trains on something else than without, the same bytes on 1 and 2 threads; a resume must keep it")
+    @Test("learn --symmetries trains on something else than without, the same bytes on 1 and 2 threads; its model says so and plays symmetric by default; a resume must keep it")
     func learning() throws {
         var request = LearningTests.request(generations: 1)
         request.symmetries = true
@@ -163,6 +163,25 @@ struct SymmetryTests {
         let model = { (folder: String) in LearningTests.bytes(folder + "/checkpoint.bin") }
         #expect(model(one) != nil && model(one) == model(two))
         #expect(model(one) != model(plain))
+        // The model says it was learned on symmetric images, and symmetric=model (the
+        // default) plays as symmetric=true with it; a model learned without says not.
+        let learned = try LearnedModel.load(path: one + "/best.model")
+        #expect(learned.note(LearnedModel.symmetricNote) == "true" && learned.learnedWithSymmetries)
+        #expect(try !LearnedModel.load(path: plain + "/best.model").learnedWithSymmetries)
+        let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)
+        func moves(_ spec: String) throws -> [Int] {
+            let factory = try StrategyLookup.resolve(try StrategySpec.parse(spec), in: entry.entries, game: ConnectFourGame())
+            return (UInt64(1)...12).map { seed in
+                let (state, _) = Self.positions(seed: seed, moves: Int(seed % 9))
+                var legal = ActionBuffer()
+                state.legalActions(into: &legal)
+                return factory(StrategyContext(game: ConnectFourGame(), seat: state.currentSeat, seed: seed))
+                    .chooseAction(state.observation(for: state.currentSeat), legal: legal)
+            }
+        }
+        for name in ["alphazero", "policy"] {
+            #expect(try moves("\(name)(model=\(one)/best.model)") == moves("\(name)(model=\(one)/best.model, symmetric=true)"))
+        }
         var without = LearningTests.request(generations: 2)
         without.symmetries = false
         let error = try #require(throws: InputError.self) { _ = try LearningTests.learn(without, into: one, threads: 1, resume: true) }

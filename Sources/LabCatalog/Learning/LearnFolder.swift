@@ -246,6 +246,7 @@ struct LearnFolder {
         let notes = [ValueModel.Note("learned-by", "oplab learn " + request.identity.joined(separator: "; ")),
                      ValueModel.Note("generation", String(generation)),
                      ValueModel.Note(LearnedModel.searchScaleNote, String(request.cScale))]
+            + (request.symmetries ? [ValueModel.Note(LearnedModel.symmetricNote, "true")] : [])
         let model = LearnedModel(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey, network: network, notes: notes)
         try model.write(to: path(name))
     }

@@ -66,9 +66,9 @@ public struct LearnRequest: Sendable, Equatable {
     public init(game: String) { self.game = game }
 
     /// `alphazero` on `model` with the learning's search knobs (the gate's and the anchors'
-    /// player).
+    /// player): the raw network, as self-play searches with it (no symmetric averaging).
     func searchSpec(_ model: String, gumbel: Double) -> String {
-        "alphazero(model=\(model), sims=\(sims), gumbel=\(gumbel), cscale=\(cScale), considered=\(considered))"
+        "alphazero(model=\(model), sims=\(sims), gumbel=\(gumbel), cscale=\(cScale), considered=\(considered), symmetric=false)"
     }
 
     /// The fields a resumed learning must share with the folder's, as `name: value` text.
