@@ -25,6 +25,14 @@ public struct ParameterSpec: Sendable {
         self.summary = summary
     }
 
+    /// ``accepted`` as the object of "takes": `a number in 0...1`, `true or false`, `one of a, b`.
+    public var acceptedWithArticle: String {
+        switch kind {
+        case .flag, .choice: accepted
+        default: "a " + accepted
+        }
+    }
+
     /// What the parameter accepts, e.g. `number in 0...1`.
     public var accepted: String {
         switch kind {
@@ -87,7 +95,7 @@ public struct ResolvedParameters: Sendable {
             case .text, .file: ok = true
             }
             guard ok else {
-                throw InputError("strategy \(spec.name): \(key)=\(value.excerpt()) is not accepted; \(key) takes a \(p.accepted)")
+                throw InputError("strategy \(spec.name): \(key)=\(value.excerpt()) is not accepted; \(key) takes \(p.acceptedWithArticle)")
             }
             values[key] = value
             given.insert(key)

@@ -112,7 +112,7 @@ struct CatalogTests {
 
     @Test("An unknown game is refused with the list of games")
     func unknownGame() {
-        #expect(throws: InputError("unknown game 'chess'; available: rail, quortex, connect4")) { try Catalog.game(named: "chess") }
+        #expect(throws: InputError("unknown game 'chess'; available: rail, quortex, connect4, tictactoe")) { try Catalog.game(named: "chess") }
     }
 
     @Test("Unknown strategies and parameters, and bad values, name what is accepted")

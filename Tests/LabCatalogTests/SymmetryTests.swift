@@ -141,6 +141,12 @@ struct SymmetryTests {
                                                         StrategySpec(name: "random")]))
         }
         #expect(error.message == "symmetric=true: rail's features have no symmetries to average over; leave it false")
+        #expect(throws: InputError("strategy policy: symmetric=bogus is not accepted; symmetric takes one of model, true, false")) {
+            _ = try Catalog.validate("policy(symmetric=bogus)", for: connect4)
+        }
+        #expect(throws: InputError("strategy alphazero: decisive=1 is not accepted; decisive takes true or false")) {
+            _ = try Catalog.validate("alphazero(decisive=1)", for: connect4)
+        }
         var request = LearnRequest(game: "quortex")
         request.symmetries = true
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-sym-\(UUID().uuidString)").path
