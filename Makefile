@@ -13,8 +13,8 @@ build: setup      ## release build of the oplab command
 run: build        ## the main job: the quickstart tournament into results/quickstart/ (replaced each time)
 	$(OPLAB) tournament configs/quickstart.yaml --force
 
-test: setup       ## every test suite (Swift Testing)
-	$(SWIFT) test
+test: setup       ## every test suite (Swift Testing), built optimized: the engines and the oplab the CLI tests launch run at release speed
+	$(SWIFT) test -c release -Xswiftc -enable-testing
 
 bench: setup      ## package-benchmark suites in Benchmarks/
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
