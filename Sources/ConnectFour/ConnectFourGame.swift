@@ -26,8 +26,6 @@ public struct ConnectFourGame: CatalogGame, Sendable {
     /// The registry name.
     public static let name = "connect4"
     public static let summary = "Connect Four: 7 x 6, drop discs, four in a row wins (2 players; the template game)"
-    /// The rule knobs: none.
-    public static let knobs: [RuleKnob] = []
     /// Seats the game takes.
     public static let seatRange = 2...2
 
@@ -36,12 +34,7 @@ public struct ConnectFourGame: CatalogGame, Sendable {
     /// The game from `KEY=VALUE` rule settings (there are no knobs, so any setting is an
     /// error) and a seat count (only 2).
     public init(rules settings: [(key: String, value: String)], seatCount: Int) throws(InputError) {
-        if let (key, value) = settings.first {
-            throw InputError("rule \(key)=\(value): connect4 has no rule knobs (it is the standard 7 x 6 game)")
-        }
-        guard Self.seatRange.contains(seatCount) else {
-            throw InputError("connect4 takes 2 seats; got \(seatCount)")
-        }
+        try Self.checkStandardRules(settings, seatCount: seatCount, standard: "the standard 7 x 6 game")
     }
 
     public var seatCount: Int { 2 }

@@ -18,4 +18,18 @@ public protocol CatalogGame: Game {
 
 extension CatalogGame {
     public static var knobs: [RuleKnob] { [] }
+
+    /// The checks of a game without rule knobs (`standard` names its one rule set, e.g.
+    /// `the standard 7 x 6 game`): any setting is refused, and a seat count outside
+    /// ``seatRange``.
+    public static func checkStandardRules(_ settings: [(key: String, value: String)], seatCount: Int,
+                                          standard: String) throws(InputError) {
+        if let (key, value) = settings.first {
+            throw InputError("rule \(key)=\(value): \(name) has no rule knobs (it is \(standard))")
+        }
+        guard seatRange.contains(seatCount) else {
+            let seats = seatRange.count == 1 ? "\(seatRange.lowerBound)" : "\(seatRange.lowerBound)-\(seatRange.upperBound)"
+            throw InputError("\(name) takes \(seats) seats; got \(seatCount)")
+        }
+    }
 }

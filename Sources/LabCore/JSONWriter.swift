@@ -132,6 +132,27 @@ public struct JSONWriter: Sendable {
     }
 
     /// `key` then an array of integers.
+    /// `"name":["a","b"]`.
+    public mutating func member(_ name: StaticString, strings: [String]) {
+        key(name)
+        beginArray()
+        for string in strings { value(string) }
+        endArray()
+    }
+
+    /// `"name":[[...],...]`: `rows` arrays of `columns` cells each, a cell's integer or
+    /// `null` where `cell` gives nil (a board's owners).
+    public mutating func member(_ name: StaticString, rows: Int, columns: Int, _ cell: (_ row: Int, _ column: Int) -> Int?) {
+        key(name)
+        beginArray()
+        for row in 0..<rows {
+            beginArray()
+            for column in 0..<columns { integerOrNull(cell(row, column) ?? -1) }
+            endArray()
+        }
+        endArray()
+    }
+
     public mutating func member<C: Collection>(_ name: StaticString, integers: C) where C.Element: BinaryInteger {
         key(name)
         beginArray()

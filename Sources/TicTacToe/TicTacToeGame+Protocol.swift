@@ -16,10 +16,7 @@ extension TicTacToeGame: ProtocolGame {
         json.member("rows", 3)
         json.member("columns", 3)
         json.member("action_count", TicTacToeState.cells)
-        json.key("marks")
-        json.beginArray()
-        for mark in TicTacToeState.marks { json.value(mark) }
-        json.endArray()
+        json.member("marks", strings: TicTacToeState.marks)
         json.endObject()
     }
 
@@ -44,14 +41,7 @@ extension TicTacToeObservation: ProtocolObservation {
         json.member("seat", seat)
         json.member("turn", position.turn)
         json.member("mover", position.currentSeat)
-        json.key("board")
-        json.beginArray()
-        for row in 0..<3 {
-            json.beginArray()
-            for col in 0..<3 { json.integerOrNull(position.seat(at: row * 3 + col) ?? -1) }
-            json.endArray()
-        }
-        json.endArray()
+        json.member("board", rows: 3, columns: 3) { row, column in position.seat(at: row * 3 + column) }
         json.key("winner")
         json.integerOrNull(position.winningSeat ?? -1)
         json.member("reason", position.endReason.name)

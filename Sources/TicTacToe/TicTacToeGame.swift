@@ -32,12 +32,7 @@ public struct TicTacToeGame: CatalogGame, Sendable {
     /// The game from rule settings (there are no knobs, so any setting is an error) and a
     /// seat count (only 2).
     public init(rules settings: [(key: String, value: String)], seatCount: Int) throws(InputError) {
-        if let (key, value) = settings.first {
-            throw InputError("rule \(key)=\(value): tictactoe has no rule knobs (it is the standard 3 x 3 game)")
-        }
-        guard Self.seatRange.contains(seatCount) else {
-            throw InputError("tictactoe takes 2 seats; got \(seatCount)")
-        }
+        try Self.checkStandardRules(settings, seatCount: seatCount, standard: "the standard 3 x 3 game")
     }
 
     public var seatCount: Int { 2 }

@@ -18,10 +18,7 @@ extension ConnectFourGame: ProtocolGame {
         json.member("rows", Bitboard.rows)
         json.member("connect", Bitboard.connect)
         json.member("action_count", Bitboard.columns)
-        json.key("marks")
-        json.beginArray()
-        for mark in ConnectFourState.marks { json.value(mark) }
-        json.endArray()
+        json.member("marks", strings: ConnectFourState.marks)
         json.endObject()
     }
 
@@ -46,17 +43,7 @@ extension ConnectFourObservation: ProtocolObservation {
         json.member("seat", seat)
         json.member("turn", position.turn)
         json.member("mover", position.currentSeat)
-        json.key("board")
-        json.beginArray()
-        for row in 0..<Bitboard.rows {
-            json.beginArray()
-            for column in 0..<Bitboard.columns {
-                let bit = Bitboard.bit(column: column, row: row)
-                json.integerOrNull(position.discs0 & bit != 0 ? 0 : position.discs1 & bit != 0 ? 1 : -1)
-            }
-            json.endArray()
-        }
-        json.endArray()
+        json.member("board", rows: Bitboard.rows, columns: Bitboard.columns) { row, column in position.seat(column: column, row: row) }
         json.key("heights")
         json.beginArray()
         for column in 0..<Bitboard.columns { json.value(position.height(of: column)) }
