@@ -10,25 +10,29 @@ enum ExternalEntry {
     /// Milliseconds from start to `ready` unless `startup=` says otherwise (the spec's 10 s).
     static let defaultStartupMs = 10_000
 
+    static let command = Parameter<String>("command")
+    static let timeout = Parameter<Int>("timeout")
+    static let startup = Parameter<Int>("startup")
+
     static func entry<G: ProtocolGame>(for _: G.Type) -> StrategyEntry<G> {
         StrategyEntry(
             name: "external",
             summary: "a bot outside the lab, any language, over the player protocol (docs/protocol.md)",
             parameters: [
-                ParameterSpec("command", .text, default: "", "the command line that starts the bot (split as a shell would, run without one)"),
-                ParameterSpec("timeout", .integer(1...3_600_000), default: String(defaultTimeoutMs), "milliseconds per decision; a later reply forfeits the match"),
-                ParameterSpec("startup", .integer(1...3_600_000), default: String(defaultStartupMs), "milliseconds from start to the bot's ready"),
+                command.text(default: "", "the command line that starts the bot (split as a shell would, run without one)"),
+                timeout.spec(1...3_600_000, default: defaultTimeoutMs, "milliseconds per decision; a later reply forfeits the match"),
+                startup.spec(1...3_600_000, default: defaultStartupMs, "milliseconds from start to the bot's ready"),
             ],
             openPrefix: "opt."
         ) { params, game, environment throws(InputError) in
-            let command = params.text("command")
+            let command = params[Self.command]
             guard command.contains(where: { $0 != " " && $0 != "\t" }) else {
                 throw InputError("strategy external: command= is required, e.g. external(command=\"python3 examples/bots/random_bot.py\")")
             }
             let session = environment.bots ?? BotSession.detached
             let options = params.open
-            let timeout = params.integer("timeout")
-            let startup = params.integer("startup")
+            let timeout = params[Self.timeout]
+            let startup = params[Self.startup]
             let hello = { (w: inout JSONWriter, options: [(key: String, value: JSONValue)]) in game.writeHello(options: options, to: &w) }
             // One handshake per bot, options and table shape in a run (tables of one
             // tournament share their game).

@@ -241,8 +241,25 @@ struct LoadedPolicyValue: Sendable {
 
 /// `alphazero(...)` and `policy(...)` for a game with learned models.
 enum LearnedEntries {
+    static let model = Parameter<String>("model")
+    static let sims = Parameter<Int>("sims")
+    static let considered = Parameter<Int>("considered")
+    static let gumbel = Parameter<Double>("gumbel")
+    static let cscale = Parameter<Double>("cscale")
+    static let decisive = Parameter<Bool>("decisive")
+    static let temperature = Parameter<Double>("temperature")
+    static let symmetric = Parameter<Symmetric>("symmetric")
+
+    /// `symmetric=`: whether play averages over the features' symmetric images.
+    enum Symmetric: String, CaseIterable, ParameterValue {
+        /// As the model was learned (on after `oplab learn --symmetries`).
+        case model
+        case on = "true"
+        case off = "false"
+    }
+
     static func entries<G: Game>(_ support: LearnedSupport<G>) -> [StrategyEntry<G>] {
-        let model = ParameterSpec("model", .file(keywords: [ShippedModel.keyword]), default: ShippedModel.keyword,
+        let modelSpec = model.file(keywords: [ShippedModel.keyword], default: ShippedModel.keyword,
                                   "the policy-value model file (from `oplab learn`); shipped: "
                                   + (support.shipped.map { "\($0.path), compiled into oplab" } ?? "none yet for this game"))
         return [
@@ -250,64 +267,64 @@ enum LearnedEntries {
                 name: "alphazero",
                 summary: "Gumbel AlphaZero search on a learned policy-value model: sequential halving at the root, leaves evaluated in batches on BLAS",
                 parameters: [
-                    model,
-                    ParameterSpec("sims", .integer(1...100_000), default: "32", "simulations per move"),
-                    ParameterSpec("considered", .integer(1...256), default: "16", "root actions considered (top of the Gumbel-perturbed policy)"),
-                    ParameterSpec("gumbel", .number(0...10), default: "0", "Gumbel noise at the root (0 in play: the best action; 1 in self-play)"),
-                    ParameterSpec("cscale", .number(0...100), default: "0",
+                    modelSpec,
+                    sims.spec(1...100_000, default: 32, "simulations per move"),
+                    considered.spec(1...256, default: 16, "root actions considered (top of the Gumbel-perturbed policy)"),
+                    gumbel.spec(0...10, default: 0, "Gumbel noise at the root (0 in play: the best action; 1 in self-play)"),
+                    cscale.spec(0...100, default: 0,
                                   "weight of the search's values against the network's priors: σ(q) = (50 + max visits) · cscale · q, q rescaled to [0, 1] (mctx's value_scale); 0: the one the model was learned with (its note search.cscale), else \(GumbelSettings.defaultCScale)"),
-                    ParameterSpec("decisive", .flag, default: String(support.decisive),
+                    decisive.spec(default: support.decisive,
                                   "a move that wins on the spot is taken at every node of the search, before the network is asked"),
                     symmetricParameter,
                 ]
             ) { params, game throws(InputError) in
                 try Self.checkSymmetric(params, game, support)
-                let loaded = try support.load(params.text("model"), game, game.seatCount)
+                let loaded = try support.load(params[model], game, game.seatCount)
                 let symmetric = Self.symmetric(params, game, support, loaded)
                 let network = loaded.network
-                let scale = params.number("cscale") > 0 ? params.number("cscale") : loaded.scale ?? GumbelSettings.defaultCScale
-                let settings = GumbelSettings(simulations: params.integer("sims"), considered: params.integer("considered"),
-                                              cScale: scale, gumbelScale: params.number("gumbel"),
-                                              decisive: params.flag("decisive"))
+                let scale = params[cscale] > 0 ? params[cscale] : loaded.scale ?? GumbelSettings.defaultCScale
+                let settings = GumbelSettings(simulations: params[sims], considered: params[considered],
+                                              cScale: scale, gumbelScale: params[gumbel],
+                                              decisive: params[decisive])
                 return { context in support.alphazero(context, network, settings, symmetric) }
             },
             StrategyEntry(
                 name: "policy",
                 summary: "a learned policy-value model's policy alone, sampled at a temperature: the difficulty dial below alphazero",
                 parameters: [
-                    model,
-                    ParameterSpec("temperature", .number(0...100), default: "0", "0: the most likely action; higher: a weaker, more varied player"),
+                    modelSpec,
+                    temperature.spec(0...100, default: 0, "0: the most likely action; higher: a weaker, more varied player"),
                     symmetricParameter,
                 ]
             ) { params, game throws(InputError) in
                 try Self.checkSymmetric(params, game, support)
-                let loaded = try support.load(params.text("model"), game, game.seatCount)
+                let loaded = try support.load(params[model], game, game.seatCount)
                 let symmetric = Self.symmetric(params, game, support, loaded), network = loaded.network
-                let temperature = params.number("temperature")
+                let temperature = params[temperature]
                 return { context in support.policy(context, network, temperature, symmetric) }
             },
         ]
     }
 
-    static let symmetricParameter = ParameterSpec(
-        "symmetric", .choice(["model", "true", "false"]), default: "model",
+    static let symmetricParameter = symmetric.spec(
+        default: .model,
         "evaluate each position with its symmetric images too (Connect Four: the mirror; tic-tac-toe: eight) and average; "
             + "model: as the model was learned (on after oplab learn --symmetries); true is refused where the features have no symmetries")
 
     /// `symmetric=true` is refused for a game whose features have no symmetries (before
     /// the model is read).
     private static func checkSymmetric<G: Game>(_ params: ResolvedParameters, _ game: G, _ support: LearnedSupport<G>) throws(InputError) {
-        if params.text("symmetric") == "true" && support.symmetryCount(game) == 0 {
+        if params[symmetric] == .on && support.symmetryCount(game) == 0 {
             throw InputError("symmetric=true: \(G.name)'s features have no symmetries to average over; leave it false")
         }
     }
 
     /// Whether play averages over the symmetries: as asked, or as the model was learned.
     private static func symmetric<G: Game>(_ params: ResolvedParameters, _ game: G, _ support: LearnedSupport<G>, _ loaded: LoadedPolicyValue) -> Bool {
-        switch params.text("symmetric") {
-        case "true": true
-        case "false": false
-        default: loaded.symmetric && support.symmetryCount(game) > 0
+        switch params[symmetric] {
+        case .on: true
+        case .off: false
+        case .model: loaded.symmetric && support.symmetryCount(game) > 0
         }
     }
 }

@@ -171,19 +171,22 @@ enum ModelStores {
 
 /// `blas-greedy(model=PATH, samples=K)` for a game with a model.
 enum ModelEntries {
+    static let model = Parameter<String>("model")
+    static let samples = Parameter<Int>("samples")
+
     static func greedy<G: Game>(_ support: ModelSupport<G>) -> StrategyEntry<G> {
         StrategyEntry(
             name: "blas-greedy",
             summary: "one ply on a learned value model: every successor of every legal action, over samples of the hidden parts, evaluated in one batched sgemm pass",
             parameters: [
-                ParameterSpec("model", .file(keywords: [ShippedModel.keyword]), default: ShippedModel.keyword,
+                model.file(keywords: [ShippedModel.keyword], default: ShippedModel.keyword,
                               "the model file (from `oplab train`); shipped: \(support.shipped.path), compiled into oplab"),
-                ParameterSpec("samples", .integer(1...256), default: "8",
+                samples.spec(1...256, default: 8,
                               "draws of the hidden parts and chance (cards, tiles) each action is averaged over"),
             ]
         ) { params, game throws(InputError) in
-            let loaded = try support.load(params.text("model"), game)
-            let samples = params.integer("samples")
+            let loaded = try support.load(params[model], game)
+            let samples = params[Self.samples]
             return { context in loaded.greedy(context, samples) }
         }
     }

@@ -25,10 +25,11 @@ public struct ParameterSpec: Sendable {
         self.summary = summary
     }
 
-    /// ``accepted`` as the object of "takes": `a number in 0...1`, `true or false`, `one of a, b`.
+    /// ``accepted`` as the object of "takes": `a number in 0...1`, `an integer in 1...9`, `true or false`, `one of a, b`.
     public var acceptedWithArticle: String {
         switch kind {
         case .flag, .choice: accepted
+        case .integer: "an " + accepted
         default: "a " + accepted
         }
     }
@@ -102,10 +103,105 @@ public struct ResolvedParameters: Sendable {
         }
     }
 
-    public func number(_ name: String) -> Double { Double(values[name]!)! }
-    public func integer(_ name: String) -> Int { Int(values[name]!)! }
-    public func flag(_ name: String) -> Bool { values[name] == "true" }
-    public func text(_ name: String) -> String { values[name]! }
-    /// Whether the spec set `name` (rather than leaving its default).
-    public func isGiven(_ name: String) -> Bool { given.contains(name) }
+    /// The checked value of `parameter`. Every value was checked against its spec when
+    /// the parameters were resolved, so only a strategy reading a parameter it does not
+    /// declare (a programming error, caught by the catalog's tests) stops here.
+    public subscript<Value>(_ parameter: Parameter<Value>) -> Value {
+        guard let value = ifDeclared(parameter) else {
+            preconditionFailure("strategy \(strategy) reads parameter \(parameter.name), which it does not declare as \(Value.self)")
+        }
+        return value
+    }
+
+    /// The value of `parameter`, or nil when the strategy does not declare it (a parameter
+    /// some games offer and others not, such as `mcts`'s `evaluator`).
+    public func ifDeclared<Value>(_ parameter: Parameter<Value>) -> Value? {
+        values[parameter.name].flatMap(Value.init(parameterText:))
+    }
+
+    /// Whether the spec set `parameter` (rather than leaving its default).
+    public func isGiven<Value>(_ parameter: Parameter<Value>) -> Bool { given.contains(parameter.name) }
+}
+
+/// A type a strategy parameter's checked text converts to.
+public protocol ParameterValue: Sendable {
+    init?(parameterText: String)
+}
+
+extension Int: ParameterValue {
+    public init?(parameterText: String) { self.init(parameterText) }
+}
+
+extension Double: ParameterValue {
+    public init?(parameterText: String) { self.init(parameterText) }
+}
+
+extension Bool: ParameterValue {
+    public init?(parameterText: String) {
+        switch parameterText {
+        case "true": self = true
+        case "false": self = false
+        default: return nil
+        }
+    }
+}
+
+extension String: ParameterValue {
+    public init?(parameterText: String) { self = parameterText }
+}
+
+extension ParameterValue where Self: RawRepresentable, RawValue == String {
+    public init?(parameterText: String) { self.init(rawValue: parameterText) }
+}
+
+/// A strategy parameter's typed handle: its name and the type its value reads as. The
+/// strategy declares it (``spec(_:default:_:)`` and its kin give the ``ParameterSpec``
+/// that `oplab strategies` lists and the checks use) and reads it as
+/// `params[handle]`: no string key and no conversion at the reading site.
+public struct Parameter<Value: ParameterValue>: Sendable {
+    public let name: String
+
+    public init(_ name: String) { self.name = name }
+}
+
+extension Parameter where Value == Int {
+    public func spec(_ range: ClosedRange<Int>, default value: Int, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name, .integer(range), default: String(value), summary)
+    }
+}
+
+extension Parameter where Value == Double {
+    public func spec(_ range: ClosedRange<Double>, default value: Double, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name, .number(range), default: ParameterSpec.format(value), summary)
+    }
+}
+
+extension Parameter where Value == Bool {
+    public func spec(default value: Bool, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name, .flag, default: String(value), summary)
+    }
+}
+
+extension Parameter where Value == String {
+    /// Free text.
+    public func text(default value: String, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name, .text, default: value, summary)
+    }
+
+    /// A file path or one of `keywords`.
+    public func file(keywords: [String], default value: String, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name, .file(keywords: keywords), default: value, summary)
+    }
+
+    /// One of `options`, known only when the catalog is built (e.g. a game's strategy names).
+    public func choice(_ options: [String], default value: String, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name, .choice(options), default: value, summary)
+    }
+}
+
+extension Parameter where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of `Value`'s cases, by raw value.
+    public func spec(default value: Value, _ summary: String) -> ParameterSpec {
+        ParameterSpec(name, .choice(Value.allCases.map(\.rawValue)), default: value.rawValue, summary)
+    }
 }

@@ -42,6 +42,13 @@ struct RailEntry: GameEntry {
     /// The game's own strategies, then search over them (`mcts`, `mcts-perfect`), then the
     /// learned model's greedy player (`blas-greedy`), then bots over the player protocol
     /// (`external`).
+    static let missionProbability = Parameter<Double>("missionProbability")
+    static let focus = Parameter<Double>("focus")
+    static let missionDraw = Parameter<Double>("missionDraw")
+    static let hoard = Parameter<Double>("hoard")
+    static let rainbows = Parameter<Double>("rainbows")
+    static let pace = Parameter<Double>("pace")
+
     static let entries: [StrategyEntry<RailGame>] = baseEntries + SearchEntries.entries(base: baseEntries, models: models)
         + [ModelEntries.greedy(models)] + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: RailGame.self)]
 
@@ -57,10 +64,10 @@ struct RailEntry: GameEntry {
         StrategyEntry(
             name: "heuristic",
             summary: "the documented CPU (SRS 4.5, 6.1.6): draw a mission with probability p, else build at random, else draw a card",
-            parameters: [ParameterSpec("missionProbability", .number(0...1), default: "0.7",
+            parameters: [Self.missionProbability.spec(0...1, default: 0.7,
                                        "chance of drawing a mission when it holds fewer than 2")]
         ) { params, _ in
-            let p = params.number("missionProbability")
+            let p = params[Self.missionProbability]
             return { context in RailHeuristicCPU(seed: context.seed, missionProbability: p) }
         },
         StrategyEntry(name: "shipped-cpu", summary: "the app's CPU as shipped: build first, else draw a mission, else a card") { _, _ in
@@ -71,21 +78,20 @@ struct RailEntry: GameEntry {
             summary: "a CPU that builds toward its missions: the cheapest open route of each active mission (its own railroads free, "
                 + "others' closed); knobs from well below the documented CPU (focus=0, pace=0: a score of 0.24 against it) to well above it (0.96 tuned); epsilon is its blunder rate",
             parameters: [
-                ParameterSpec("focus", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultFocus),
+                Self.focus.spec(0...1, default: RailPlanner.defaultFocus,
                               "chance of building on a mission's route when it can (0: builds at random like the documented CPU)"),
-                ParameterSpec("missionDraw", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultMissionDraw),
+                Self.missionDraw.spec(0...1, default: RailPlanner.defaultMissionDraw,
                               "chance of drawing a mission when it holds fewer than 2"),
-                ParameterSpec("hoard", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultHoard),
+                Self.hoard.spec(0...1, default: RailPlanner.defaultHoard,
                               "chance of drawing a card, to save for the route, when no route railroad is buildable yet"),
-                ParameterSpec("rainbows", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultRainbows),
+                Self.rainbows.spec(0...1, default: RailPlanner.defaultRainbows,
                               "chance of keeping its rainbow cards for its routes: a build off its routes that would spend rainbows is put off for a card draw"),
-                ParameterSpec("pace", .number(0...1), default: ParameterSpec.format(RailPlanner.defaultPace),
+                Self.pace.spec(0...1, default: RailPlanner.defaultPace,
                               "chance of playing its turn as planned; otherwise it draws a card when it may (a slower player builds less)"),
             ]
         ) { params, _ in
-            let (focus, draw, hoard, rainbows) = (params.number("focus"), params.number("missionDraw"), params.number("hoard"),
-                                                  params.number("rainbows"))
-            let pace = params.number("pace")
+            let (focus, draw, hoard, rainbows) = (params[Self.focus], params[Self.missionDraw], params[Self.hoard], params[Self.rainbows])
+            let pace = params[Self.pace]
             return { context in RailPlanner(seed: context.seed, focus: focus, missionDraw: draw, hoard: hoard, rainbows: rainbows, pace: pace) }
         },
     ]

@@ -31,14 +31,16 @@ public struct StrategyEntry<G: Game>: Sendable {
         self.openPrefix = openPrefix
         self.make = { params, game, environment throws(InputError) in
             let factory = try make(params, game, environment)
-            let epsilon = params.number("epsilon")
+            let epsilon = params[Self.epsilonParameter]
             guard epsilon > 0 else { return factory }
             return { context in EpsilonStrategy(inner: factory(context), epsilon: epsilon, seed: context.seed) }
         }
     }
 
+    static var epsilonParameter: Parameter<Double> { Parameter("epsilon") }
+
     static var epsilon: ParameterSpec {
-        ParameterSpec("epsilon", .number(0...1), default: "0", "chance of a uniformly random legal move instead of its own (a difficulty knob)")
+        epsilonParameter.spec(0...1, default: 0, "chance of a uniformly random legal move instead of its own (a difficulty knob)")
     }
 
     /// The listing form: name, summary and parameters.
