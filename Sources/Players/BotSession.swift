@@ -82,7 +82,7 @@ public final class BotSession: Sendable {
             s.warned.formUnion(new)
             return new
         }
-        for warning in warnings { FileHandle.standardError.write(Data(("warning: " + warning + "\n").utf8)) }
+        for warning in warnings { Diagnostics.write("warning: " + warning + "\n") }
     }
 
     /// One line per entrant whose log file could not be opened or written: which, why,

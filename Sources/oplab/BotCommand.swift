@@ -61,29 +61,29 @@ struct BotCheckCommand: ParsableCommand {
             findings = try check.run()
         }
         guard let findings else { return }
-        print("bot check: \(entryName), \(seatCount) seats, command: \(command)")
+        printOutput("bot check: \(entryName), \(seatCount) seats, command: \(command)")
         if let error = findings.handshakeError {
-            print("handshake: FAILED: \(error)")
-            print("verdict: not conformant")
+            printOutput("handshake: FAILED: \(error)")
+            printOutput("verdict: not conformant")
             throw ExitCode(1)
         }
-        print("handshake: ok in \(Self.number(findings.handshakeMilliseconds)) ms: name \(findings.botName), "
+        printOutput("handshake: ok in \(Self.number(findings.handshakeMilliseconds)) ms: name \(findings.botName), "
               + "version \(findings.botVersion.isEmpty ? "-" : findings.botVersion), follow \(findings.follows), "
               + "options: \(findings.declaredOptions.isEmpty ? "none" : findings.declaredOptions.joined(separator: ", "))")
-        print("matches: \(findings.matches) against random (\(matches) from each seat), \(findings.decisions) decisions answered")
+        printOutput("matches: \(findings.matches) against random (\(matches) from each seat), \(findings.decisions) decisions answered")
         let faults = ForfeitKind.allCases.compactMap { kind in findings.faultCounts[kind].map { "\(kind.rawValue) \($0)" } }
-        print("faults: " + (faults.isEmpty ? "none" : faults.joined(separator: ", ")))
-        for example in findings.faultExamples { print("  \(example)") }
-        print("latency per decision: p50 \(Self.ms(findings.latencyMilliseconds(0.5))), p99 \(Self.ms(findings.latencyMilliseconds(0.99))), "
+        printOutput("faults: " + (faults.isEmpty ? "none" : faults.joined(separator: ", ")))
+        for example in findings.faultExamples { printOutput("  \(example)") }
+        printOutput("latency per decision: p50 \(Self.ms(findings.latencyMilliseconds(0.5))), p99 \(Self.ms(findings.latencyMilliseconds(0.99))), "
               + "max \(Self.ms(findings.latencyMilliseconds(1))) (turn written to reply read, \(findings.latencies.count) decisions)")
         if findings.differingReplays.isEmpty {
-            print("determinism: the same \(findings.matches) seeds replayed with fresh processes: the same play in every match")
+            printOutput("determinism: the same \(findings.matches) seeds replayed with fresh processes: the same play in every match")
         } else {
-            print("determinism: FAILED: \(findings.differingReplays.count) of \(findings.matches) matches played differently on replay "
+            printOutput("determinism: FAILED: \(findings.differingReplays.count) of \(findings.matches) matches played differently on replay "
                   + "(first: match \(findings.differingReplays[0])); seed the bot from start.seed only")
         }
-        print("quit: " + (findings.lingering == 0 ? "every process exited within 2 s" : "\(findings.lingering) processes did not exit within 2 s of quit (killed)"))
-        print("verdict: " + (findings.conformant ? "conformant" : "not conformant"))
+        printOutput("quit: " + (findings.lingering == 0 ? "every process exited within 2 s" : "\(findings.lingering) processes did not exit within 2 s of quit (killed)"))
+        printOutput("verdict: " + (findings.conformant ? "conformant" : "not conformant"))
         if !findings.conformant { throw ExitCode(1) }
     }
 

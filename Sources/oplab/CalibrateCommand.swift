@@ -69,8 +69,8 @@ struct CalibrateCommand: ParsableCommand {
             let ladder = try Catalog.calibrate(request, knob: knob, rules: rules, map: setup.map, threads: workers.threads,
                                                locate: flagLocator(entrants: ["--family", "--reference"]), progress: output.progress)
             try ladder.write(to: path)
-            for line in ladder.table { print(line) }
-            print("wrote \(path)")
+            for line in ladder.table { printOutput(line) }
+            printOutput("wrote \(path)")
             for warning in ladder.warnings { printError("warning: \(warning)") }
         }
     }

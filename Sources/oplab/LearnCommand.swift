@@ -122,11 +122,11 @@ struct LearnCommand: ParsableCommand {
             let quiet = output.quiet
             let records = try learning.learn(request, options: options) { line in if !quiet { printError(line) } }
             if let last = records.last {
-                print((last.gate.map { String(format: "generation %d: gate %@ %.3f [%.3f, %.3f]", last.generation, last.accepted ? "accepted" : "rejected",
+                printOutput((last.gate.map { String(format: "generation %d: gate %@ %.3f [%.3f, %.3f]", last.generation, last.accepted ? "accepted" : "rejected",
                                               $0.mean, $0.lower, $0.upper) } ?? "generation \(last.generation): ungated")
                       + zip(request.anchors, last.anchors).map { String(format: "; against %@ %.3f [%.3f, %.3f]", $0, $1.mean, $1.lower, $1.upper) }.joined())
             }
-            print("best model: \(options.directory)/best.model")
+            printOutput("best model: \(options.directory)/best.model")
         }
     }
 

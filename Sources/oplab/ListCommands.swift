@@ -7,12 +7,12 @@ struct GamesCommand: ParsableCommand {
 
     func run() throws {
         for game in Catalog.games {
-            print("\(game.name): \(game.summary)")
+            printOutput("\(game.name): \(game.summary)")
             let seats = game.seatRange.count == 1 ? "\(game.seatRange.lowerBound)" : "\(game.seatRange.lowerBound)-\(game.seatRange.upperBound)"
-            print("  seats: \(seats); documented CPU: \(game.documentedCPU)")
-            print(game.knobs.isEmpty ? "  rule knobs: none (the standard rules only)" : "  rule knobs (--rule KEY=VALUE):")
+            printOutput("  seats: \(seats); documented CPU: \(game.documentedCPU)")
+            printOutput(game.knobs.isEmpty ? "  rule knobs: none (the standard rules only)" : "  rule knobs (--rule KEY=VALUE):")
             for knob in game.knobs {
-                print("    \(knob.name)=\(knob.accepted)  default \(knob.defaultValue): \(knob.summary)")
+                printOutput("    \(knob.name)=\(knob.accepted)  default \(knob.defaultValue): \(knob.summary)")
             }
         }
     }
@@ -28,14 +28,14 @@ struct StrategiesCommand: ParsableCommand {
         try reportingInputErrors {
             let games = try game.map { [try Catalog.game(named: $0)] } ?? Catalog.games
             for entry in games {
-                print("\(entry.name):")
+                printOutput("\(entry.name):")
                 for s in entry.strategies {
-                    print("  \(s.name): \(s.summary)")
+                    printOutput("  \(s.name): \(s.summary)")
                     for p in s.parameters {
-                        print("    \(p.name) = \(p.defaultValue)  (\(p.accepted)): \(p.summary)")
+                        printOutput("    \(p.name) = \(p.defaultValue)  (\(p.accepted)): \(p.summary)")
                     }
                     if let prefix = s.openPrefix {
-                        print("    \(prefix)NAME=VALUE: the bot's own options, as it declares them in its ready")
+                        printOutput("    \(prefix)NAME=VALUE: the bot's own options, as it declares them in its ready")
                     }
                 }
             }

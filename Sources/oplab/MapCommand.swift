@@ -47,8 +47,8 @@ struct MapCommand: ParsableCommand {
                     printError("\(path): \(check.errorCount) error(s); the map is not valid")
                     throw ExitCode(2)
                 }
-                print("\(path): \(name)")
-                for line in check.lines { print("  " + line) }
+                printOutput("\(path): \(name)")
+                for line in check.lines { printOutput("  " + line) }
             }
         }
     }

@@ -22,37 +22,10 @@ struct OpLab: ParsableCommand {
     /// As ArgumentParser's, but a usage error (unknown flag, missing argument, a value of
     /// the wrong type) exits with status 2, like every other bad input; a value an option
     /// cannot read is one line, `error: --threads abc: expected a whole number`, as every
-    /// other bad value is (the rest keep ArgumentParser's usage lines).
+    /// other bad value is (the rest keep ArgumentParser's usage lines). ``execute(_:)``
+    /// does the work.
     static func main() {
-        refuseUnknownCommand(Array(CommandLine.arguments.dropFirst()))
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                if let line = CommandLineNumbers.valueError(message(for: error)) {
-                    printError("error: \(line)")
-                } else {
-                    printError(fullMessage(for: error))
-                }
-                Foundation.exit(2)
-            }
-            exit(withError: error)
-        }
-    }
-}
-
-extension OpLab {
-    /// `oplab tournement ...`: names the nearest command and exits 2 (ArgumentParser
-    /// would say only "Unexpected argument").
-    static func refuseUnknownCommand(_ arguments: [String]) {
-        guard let word = arguments.first, !word.hasPrefix("-") else { return }
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-        guard !names.contains(word) else { return }
-        printError("error: unknown command '\(word)'\(Suggestion.didYouMean(word, among: names)); commands: "
-                   + names.joined(separator: ", ") + " (oplab --help describes them)")
-        Foundation.exit(2)
+        Foundation.exit(execute(Array(CommandLine.arguments.dropFirst())))
     }
 }
 
@@ -64,10 +37,6 @@ func reportingInputErrors(_ body: () throws -> Void) throws {
         printError("error: \(error.message)")
         throw ExitCode(2)
     }
-}
-
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 /// Names the command-line flag behind a config field in errors of a config the command

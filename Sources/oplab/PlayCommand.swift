@@ -44,13 +44,13 @@ struct PlayCommand: ParsableCommand {
             let (entry, specs, table) = try parse()
             for warning in table.warnings { printError("warning: \(warning)") }
             if trace && !json {
-                print("\(entry.name): " + specs.enumerated().map { "P\($0.offset) \($0.element)" }.joined(separator: " vs ") + ", seed \(seeding.seed)")
-                for line in table.setupLines { print(line) }
+                printOutput("\(entry.name): " + specs.enumerated().map { "P\($0.offset) \($0.element)" }.joined(separator: " vs ") + ", seed \(seeding.seed)")
+                for line in table.setupLines { printOutput(line) }
             }
             defer { Catalog.closeDetachedBots() }
             let report = try play(table)
             if json {
-                print(jsonResult(entry: entry, specs: specs, report: report))
+                printOutput(jsonResult(entry: entry, specs: specs, report: report))
             } else {
                 printResult(entry: entry, specs: specs, report: report)
             }
@@ -76,8 +76,8 @@ struct PlayCommand: ParsableCommand {
         let matchSeed = Seeds.match(seeding.seed, match: 0)
         var buffer = ActionBuffer()
         let sink: ((TraceEvent) -> Void)? = trace && !json ? { event in
-            print("T\(event.turn) P\(event.seat) \(event.action)".padding(toLength: 64, withPad: " ", startingAt: 0) + " | " + event.detail)
-            if let board = event.board { print(board) }
+            printOutput("T\(event.turn) P\(event.seat) \(event.action)".padding(toLength: 64, withPad: " ", startingAt: 0) + " | " + event.detail)
+            if let board = event.board { printOutput(board) }
         } : nil
         guard svg != nil || html != nil else { return table.play(seed: matchSeed, buffer: &buffer, trace: sink) }
         // The files are checked before the match is played, then written whole.
@@ -97,8 +97,8 @@ struct PlayCommand: ParsableCommand {
 
     func printResult(entry: any GameEntry, specs: [StrategySpec], report: MatchReport) {
         let o = report.outcome
-        if let board = report.board { print(board) }
-        print("end: \(o.endReason) after \(o.turns) turns" + (o.forfeit.map { " (P\($0.seat) forfeited: \($0.kind.rawValue))" } ?? ""))
+        if let board = report.board { printOutput(board) }
+        printOutput("end: \(o.endReason) after \(o.turns) turns" + (o.forfeit.map { " (P\($0.seat) forfeited: \($0.kind.rawValue))" } ?? ""))
         for fault in Catalog.detachedBotFaults() { printError(fault) }
         let headers = ["place", "seat", "result", "player"] + entry.seatStatNames
         var rows: [[String]] = []
@@ -106,7 +106,7 @@ struct PlayCommand: ParsableCommand {
             rows.append(["\(o.places[seat])", "P\(seat)", o.result(of: seat).rawValue, specs[seat].description]
                         + report.seatStats[seat].map(String.init))
         }
-        print(TextTable.render(headers: headers, rows: rows))
+        printOutput(TextTable.render(headers: headers, rows: rows))
     }
 
     func jsonResult(entry: any GameEntry, specs: [StrategySpec], report: MatchReport) -> String {

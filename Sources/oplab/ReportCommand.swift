@@ -33,14 +33,14 @@ struct ReportCommand: ParsableCommand {
             if LearningReport.isLearning(directory) {
                 let path = out ?? directory + "/report.html"
                 try writeWhole(try LearningReport.html(folder: directory), to: path, what: "the report", label: out.map { "--out \($0)" })
-                print("wrote \(path)")
+                printOutput("wrote \(path)")
                 return
             }
             // A tuning's folder: its page, written whole (atomically) beside the files.
             if TuningReport.isTuning(directory) {
                 let path = out ?? directory + "/report.html"
                 try writeWhole(try TuningReport.html(folder: directory), to: path, what: "the report", label: out.map { "--out \($0)" })
-                print("wrote \(path)")
+                printOutput("wrote \(path)")
                 return
             }
             // Writing into a results folder: hold it, as every writer of it does (a folder
@@ -54,7 +54,7 @@ struct ReportCommand: ParsableCommand {
             let lock = intoResults ? try ResultsLock(directory: target) : nil
             defer { withExtendedLifetime(lock) {} }
             let path = try writeReport(directory: directory, out: out)
-            print("wrote \(path)")
+            printOutput("wrote \(path)")
         }
     }
 }

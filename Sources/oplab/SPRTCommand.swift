@@ -84,7 +84,7 @@ struct SPRTCommand: ParsableCommand {
                                   advice: "the test had not decided; oplab sprt does not resume: run it again with --force to start over")
             decision = test.decision
             let counts = test.counts
-            print("\(Self.verdict(decision, settings)) after \(counts.matches) matches (\(counts.blocks) game pairs): "
+            printOutput("\(Self.verdict(decision, settings)) after \(counts.matches) matches (\(counts.blocks) game pairs): "
                   + "LLR \(f(counts.llr(settings), 3)) in [\(f(settings.lowerBound, 3)), \(f(settings.upperBound, 3))] "
                   + "(\(settings.model.rawValue) elo, H0 \(bound(settings.elo0)), H1 \(bound(settings.elo1))), \(Self.estimates(counts)), "
                   + "score \(f(counts.mean, 4)), pentanomial LL, LD, WL+DD, WD, WW \(counts.description); results in \(test.result.directory)")

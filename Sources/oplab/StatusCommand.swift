@@ -38,18 +38,18 @@ struct StatusCommand: ParsableCommand {
             for directory in directories {
                 // A tuning's folder (tune.json) gets its own line and stays out of the total.
                 if FileManager.default.fileExists(atPath: directory + "/" + TuningState.fileName) {
-                    print(try TuningState.statusLine(directory, stalledAfter: stalledAfter))
+                    printOutput(try TuningState.statusLine(directory, stalledAfter: stalledAfter))
                     continue
                 }
                 // So does a learning's (`oplab learn`, learn.json).
                 if FileManager.default.fileExists(atPath: directory + "/" + LearnStatus.recordFile) {
-                    print(try LearnStatus.line(directory, stalledAfter: stalledAfter))
+                    printOutput(try LearnStatus.line(directory, stalledAfter: stalledAfter))
                     continue
                 }
                 statuses.append(try RunStatus.read(directory))
             }
-            for status in statuses { print(status.line(stalledAfter: stalledAfter)) }
-            if statuses.count > 1 { print(RunStatus.total(statuses, stalledAfter: stalledAfter)) }
+            for status in statuses { printOutput(status.line(stalledAfter: stalledAfter)) }
+            if statuses.count > 1 { printOutput(RunStatus.total(statuses, stalledAfter: stalledAfter)) }
         }
     }
 }

@@ -69,8 +69,8 @@ struct TournamentCommand: ParsableCommand {
             defer { withExtendedLifetime(lock) {} }
             let result = try TournamentRunner.run(plan, options: options)
             try exitIfInterrupted(result, resumed: options.resume)
-            print(result.table.joined(separator: "\n"))
-            print("\(result.matchesPlayed) matches this session on \(result.threads) thread\(result.threads == 1 ? "" : "s"), "
+            printOutput(result.table.joined(separator: "\n"))
+            printOutput("\(result.matchesPlayed) matches this session on \(result.threads) thread\(result.threads == 1 ? "" : "s"), "
                   + "\(Int(result.matchesPerSecond.rounded())) matches/s; results in \(result.directory)")
             try reportAfterRun(result.directory, quiet: output.quiet, page: !noReport)
         }
@@ -133,8 +133,8 @@ struct MergeCommand: ParsableCommand {
             let plan = try Catalog.plan(config, startingBots: false)
             let result = try TournamentMerge.merge(plan, shards: shards, into: out, force: force)
             for note in result.notes { printError(note) }
-            print(result.table.joined(separator: "\n"))
-            print("results in \(result.directory)")
+            printOutput(result.table.joined(separator: "\n"))
+            printOutput("results in \(result.directory)")
             try reportAfterRun(result.directory, quiet: false, page: true)
         }
     }
@@ -174,8 +174,8 @@ func reportAfterRun(_ directory: String, quiet: Bool, page: Bool) throws {
         let drawn = try reportPage(directory: directory)
         // The run's own files, in the folder it holds: written whole.
         try Files.writeAtomically(Finding.csv(drawn.findings), to: directory + "/findings.csv")
-        print(drawn.findings.isEmpty ? "findings: no verdict at the 95 % level" : "findings (95 % level):")
-        for finding in drawn.findings { print("  - " + finding.text) }
+        printOutput(drawn.findings.isEmpty ? "findings: no verdict at the 95 % level" : "findings (95 % level):")
+        for finding in drawn.findings { printOutput("  - " + finding.text) }
         if page {
             let path = directory + "/report.html"
             try Files.writeAtomically(drawn.html, to: path)

@@ -94,7 +94,7 @@ struct TrainCommand: ParsableCommand {
             } catch {
                 throw InputError("--out \(out): cannot write the model: \(Files.reason(error))")
             }
-            print("wrote \(out): \(entry.name) features v\(model.featureVersion) (\(model.layout)), \(model.network.shape), "
+            printOutput("wrote \(out): \(entry.name) features v\(model.featureVersion) (\(model.layout)), \(model.network.shape), "
                   + "validation loss \(model.note("validation-loss") ?? "?") (baseline \(model.note("baseline-loss") ?? "?")), "
                   + "accuracy \(model.note("validation-accuracy") ?? "?")")
         }

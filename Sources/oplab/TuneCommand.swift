@@ -110,15 +110,15 @@ struct TuneCommand: ParsableCommand {
                                                locate: flagLocator(entrants: ["--strategy"] + against.map { _ in "--against" }),
                                                progress: output.progress)
                 try TuningReport.write(folder: folder)
-                print("\(TunedFile.levelName(request.objective)): \(outcome.tunedSpec)")
-                for line in outcome.verification.verdicts(objective: request.objective) { print("  " + line) }
-                print("wrote \(folder)/tuned.yaml, \(folder)/report.html")
+                printOutput("\(TunedFile.levelName(request.objective)): \(outcome.tunedSpec)")
+                for line in outcome.verification.verdicts(objective: request.objective) { printOutput("  " + line) }
+                printOutput("wrote \(folder)/tuned.yaml, \(folder)/report.html")
                 levels.append((request, outcome))
             }
             if levels.count > 1 {
                 let path = parsed.folder + "/ladder.yaml"
                 try TuningLadder.write(levels.map { ($0.request, $0.outcome) }, to: path)
-                print("wrote \(path)")
+                printOutput("wrote \(path)")
             }
         }
     }

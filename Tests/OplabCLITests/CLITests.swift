@@ -1,4 +1,5 @@
 import Foundation
+@testable import oplab
 import Testing
 
 /// Runs the built `oplab` and captures its exit status and output.
@@ -42,6 +43,8 @@ func oplabBinary() throws -> String {
 
 struct CLIUnavailable: Error {}
 
+/// `oplab ARGUMENTS...` from the package root, run in-process (``OpLab/execute(_:)``):
+/// what it printed and its exit status, without launching the binary.
 func oplab(_ arguments: String...) throws -> Run { try runArray(arguments) }
 
 @Suite("oplab command line")
@@ -140,9 +143,18 @@ struct CLITests {
     }
 }
 
-/// Runs the built `oplab` with `arguments`, from `directory` (the package root unless
-/// a test says otherwise).
+/// Runs `oplab` with `arguments` from `directory` (the package root unless a test says
+/// otherwise): in-process (``OpLab/execute(_:)``, its output captured in a transcript)
+/// when `directory` is this process's current folder, else the built binary as a
+/// process (what runs from another folder). What only a process shows (signals, kill -9,
+/// a second writer, bots' processes, the browser) the tests launch themselves.
 func runArray(_ arguments: [String], in directory: String = packageRoot) throws -> Run {
+    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+    if URL(fileURLWithPath: directory).standardizedFileURL.path == here {
+        let transcript = Transcript()
+        let status = Console.$transcript.withValue(transcript) { OpLab.execute(arguments) }
+        return Run(status: status, stdout: transcript.stdout, stderr: transcript.stderr)
+    }
     let run = try runProcess(try oplabBinary(), arguments, in: directory)
     return Run(status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: run.stderr)
 }

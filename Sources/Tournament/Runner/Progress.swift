@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 
 /// Progress of a run on stderr: a live bar redrawn in place when stderr is a terminal,
 /// a plain line every `interval` seconds when it is not (logs, CI, batch jobs).
@@ -51,7 +52,7 @@ final class Progress {
 
     /// Ends the live bar's line.
     func finish() {
-        if !quiet && terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        if !quiet && terminal { Diagnostics.write("\n") }
     }
 
     private func draw(_ now: Date) {
@@ -74,7 +75,7 @@ final class Progress {
         } else {
             text = Self.plainLine(blocks: blocks, total: total, matches: matches, rate: rate, elapsed: elapsed, eta: eta, leader: leader)
         }
-        FileHandle.standardError.write(Data(text.utf8))
+        Diagnostics.write(text)
     }
 
     /// The line written every 10 s when stderr is not a terminal (64-bit counts written

@@ -124,7 +124,7 @@ struct RunFolder {
     /// quiet (which silences progress only): a long run says what it does before it does it.
     static func announce(_ notes: [String]) {
         for note in notes {
-            FileHandle.standardError.write(Data((note + "\n").utf8))
+            Diagnostics.write(note + "\n")
         }
     }
 }

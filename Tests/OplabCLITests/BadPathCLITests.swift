@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// What the binary does with hostile paths and configs (symlinks, devices, huge or
-/// damaged files, paths outside the folder), end to end (the checks themselves are tested in-process in TournamentTests'
-/// and LabCoreTests' UntrustedInputTests).
-@Suite("Untrusted input, end to end")
-struct UntrustedInputCLITests {
+/// What `oplab` does with odd paths and hostile configs (one-character names, outputs
+/// onto inputs, an alias bomb, a merge refused half-way); the checks themselves are
+/// tested on their own in TournamentTests and LabCoreTests' PathAndLimitTests.
+@Suite("Odd paths and hostile configs: written or refused, nothing left behind")
+struct BadPathCLITests {
     @Test("one-character output paths are written, not crashed on (play --svg d, --html x, report --out h, calibrate --out y)")
     func oneCharacterPaths() throws {
         let scratch = try Scratch("one-char")

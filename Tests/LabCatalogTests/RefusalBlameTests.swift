@@ -3,9 +3,10 @@ import LabCore
 import Testing
 import Tournament
 
-/// Input a user (or a script) can get wrong in ways the checks once let through.
-@Suite("Untrusted input")
-struct UntrustedInputTests {
+/// Refusals that name the right field: the config's seats, the --blocks that overrode a
+/// file, a bot command that cannot start.
+@Suite("Refusals blame the field at fault")
+struct RefusalBlameTests {
     /// The error `body` throws; fails the test when it throws none.
     static func refusal<T>(_ body: () throws(InputError) -> T) -> String {
         do {

@@ -3,8 +3,8 @@ import Testing
 
 /// The command line asks the catalog about games rather than naming them: which game
 /// takes a map, which trains, which draws its board.
-@Suite("Game-neutral commands")
-struct GameNeutralCLITests {
+@Suite("--map and board counts follow the game")
+struct MapOptionCLITests {
     @Test("map check --game names the game whose map it is; a game without maps is refused with the ones that have them")
     func mapCheckGame() throws {
         let rail = try oplab("map", "check", "configs/maps/train-depot-europe.json", "--game", "rail")
