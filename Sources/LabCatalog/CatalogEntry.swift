@@ -18,11 +18,11 @@ struct CatalogEntry<G: CatalogGame & ProtocolGame>: GameEntry {
     var seatStatNames: [String] { G.State.seatStatNames }
     let entries: [StrategyEntry<G>]
     let learning: (any GameLearning)?
-    private let draw: (@Sendable (PlayedMatch<G>) -> ReplayScene)?
+    private let draw: (@Sendable (MatchReplay<G>) -> ReplayScene)?
 
     /// A game without a feature encoder.
     init(_: G.Type, documentedCPU: String = "random", strategies own: [StrategyEntry<G>] = [],
-         draw: (@Sendable (PlayedMatch<G>) -> ReplayScene)? = nil) {
+         draw: (@Sendable (MatchReplay<G>) -> ReplayScene)? = nil) {
         let base = Self.base(own)
         entries = base + SearchEntries.entries(base: base) + [ExternalEntry.entry(for: G.self)]
         learning = nil
@@ -34,7 +34,7 @@ struct CatalogEntry<G: CatalogGame & ProtocolGame>: GameEntry {
     /// play its models (`decisive`: the game ends on a winning move, so searches take one
     /// when they see it).
     init<E: FeatureEncoder>(_: G.Type, documentedCPU: String = "random", strategies own: [StrategyEntry<G>] = [],
-                            draw: (@Sendable (PlayedMatch<G>) -> ReplayScene)? = nil,
+                            draw: (@Sendable (MatchReplay<G>) -> ReplayScene)? = nil,
                             decisive: Bool = false, encoder: @escaping @Sendable (G) -> E) where E.Observation == G.State.Observation {
         let base = Self.base(own)
         let support = LearnedSupport<G>(shipped: ShippedModel.learned(for: G.name), decisive: decisive, encoder: encoder)

@@ -12,14 +12,14 @@ struct Table<G: Game>: MatchTable {
     var boardCounts: BoardCountsSpec?
     /// Per count of `boardCounts`, the elements a seat of a finished match marked.
     var marks: (@Sendable (G.State, Int) -> [UInt128])?
-    /// The game's replay drawing; nil for the plain scene (``PlayedMatch/plainScene``).
-    let draw: (@Sendable (PlayedMatch<G>) -> ReplayScene)?
+    /// The game's replay drawing; nil for the plain scene (``MatchReplay/plainScene``).
+    let draw: (@Sendable (MatchReplay<G>) -> ReplayScene)?
     /// The names of the per-seat figures (``GameEntry/seatStatNames``).
     let figureNames: [String]
 
     init(game: G, players: [StrategySpec], setupLines: [String], warnings: [String] = [], loop: @escaping PlayLoop<G>,
          boardCounts: BoardCountsSpec? = nil, marks: (@Sendable (G.State, Int) -> [UInt128])? = nil,
-         figureNames: [String], draw: (@Sendable (PlayedMatch<G>) -> ReplayScene)?) {
+         figureNames: [String], draw: (@Sendable (MatchReplay<G>) -> ReplayScene)?) {
         self.game = game
         self.players = players
         self.setupLines = setupLines
@@ -33,7 +33,7 @@ struct Table<G: Game>: MatchTable {
 
     func replay(seed: UInt64, label: UInt64, buffer: inout ActionBuffer,
                 trace: ((TraceEvent) -> Void)?) -> (report: MatchReport, replay: ReplayScene) {
-        var events: [PlayedMatch<G>.Event] = []
+        var events: [MatchReplay<G>.Event] = []
         let (outcome, final) = loop(seed, nil, 0, &buffer, { before, action, after in
             events.append(.init(before: before, action: action, after: after))
             trace?(Self.event(before, action, after))
@@ -43,7 +43,7 @@ struct Table<G: Game>: MatchTable {
             ReplaySeat(player: players[seat].description, place: outcome.places[seat], result: outcome.result(of: seat).rawValue,
                        figures: zip(figureNames, final.seatStats(seat)).map { ReplaySeat.Figure(name: $0.0, value: $0.1) })
         }
-        let played = PlayedMatch(game: game, events: events, initial: initial, final: final, outcome: outcome, seats: seats, seed: label)
+        let played = MatchReplay(game: game, events: events, initial: initial, final: final, outcome: outcome, seats: seats, seed: label)
         return (report(outcome, final, render: true), draw?(played) ?? played.plainScene)
     }
 

@@ -3,11 +3,11 @@ import LabCore
 /// How a game draws itself for the lab's generic tools. A game supplies what it can:
 /// ``ReplayDrawing`` for the replay pages of `oplab play --svg/--html`, and a
 /// ``BoardCountDrawing`` for the board section of a tournament's report. A game
-/// without them still replays (the move list and the outcome, ``PlayedMatch/plainScene``)
+/// without them still replays (the move list and the outcome, ``MatchReplay/plainScene``)
 /// and still reports (no board section).
 
 /// A match played to its end with every step kept, for drawing.
-public struct PlayedMatch<G: Game> {
+public struct MatchReplay<G: Game> {
     /// One action with the states around it.
     public struct Event {
         public var before: G.State
@@ -66,7 +66,7 @@ public protocol ReplayDrawing: Game {
     /// The replay scene of `match`: its picture (elements that appear later carry
     /// `data-step`), title, summary and per-seat notes, with `match.steps` and
     /// `match.seats`.
-    static func scene(of match: PlayedMatch<Self>) -> ReplayScene
+    static func scene(of match: MatchReplay<Self>) -> ReplayScene
 }
 
 /// A tournament's board-count file read back: per board element (a railroad, a cell)
@@ -74,7 +74,7 @@ public protocol ReplayDrawing: Game {
 /// The harness writes the file from the game's counts spec; Reports reads and checks it
 /// (element numbers without gaps, known entrants, counts) and hands it to the game's
 /// ``BoardCountDrawing``.
-public struct BoardCountTable: Sendable {
+public struct BoardCountFile: Sendable {
     /// The file, for error messages.
     public var path: String
     /// What the run played on (the map's name, or the run's).
@@ -178,5 +178,5 @@ public protocol BoardCountDrawing: Sendable {
     var columns: [String] { get }
     /// The section drawn from the file.
     /// - Throws: naming the file, line and column of a field it cannot use.
-    func section(_ table: BoardCountTable) throws(InputError) -> BoardSection
+    func section(_ file: BoardCountFile) throws(InputError) -> BoardSection
 }

@@ -106,7 +106,7 @@ struct PlayCommand: ParsableCommand {
             rows.append(["\(o.places[seat])", "P\(seat)", o.result(of: seat).rawValue, specs[seat].description]
                         + report.seatStats[seat].map(String.init))
         }
-        printOutput(TextTable.render(headers: headers, rows: rows))
+        printOutput(TextColumns.render(headers: headers, rows: rows))
     }
 
     func jsonResult(entry: any GameEntry, specs: [StrategySpec], report: MatchReport) -> String {
@@ -125,7 +125,7 @@ struct PlayCommand: ParsableCommand {
 }
 
 /// Plain aligned text tables for terminal output.
-enum TextTable {
+enum TextColumns {
     static func render(headers: [String], rows: [[String]]) -> String {
         var widths = headers.map(\.count)
         for row in rows { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }

@@ -60,7 +60,7 @@ struct SearchTests {
     @Test("the replay picture draws one disc per action and rings the winning four")
     func replayPicture() throws {
         let moves = [0, 0, 1, 1, 2, 6, 3]
-        var events: [PlayedMatch<ConnectFourGame>.Event] = []
+        var events: [MatchReplay<ConnectFourGame>.Event] = []
         var state = C4.game.newMatch(seed: 0)
         for column in moves {
             let before = state
@@ -69,7 +69,7 @@ struct SearchTests {
         }
         let outcome = try #require(state.outcome)
         let seats = (0..<2).map { ReplaySeat(player: "p\($0)", place: outcome.places[$0], result: outcome.result(of: $0).rawValue, figures: []) }
-        let scene = ConnectFourGame.scene(of: PlayedMatch(game: C4.game, events: events, initial: C4.game.newMatch(seed: 0),
+        let scene = ConnectFourGame.scene(of: MatchReplay(game: C4.game, events: events, initial: C4.game.newMatch(seed: 0),
                                                           final: state, outcome: outcome, seats: seats, seed: 9))
         let picture = try #require(scene.picture)
         #expect(picture.components(separatedBy: "class=\"disc\"").count - 1 == moves.count)

@@ -415,7 +415,7 @@ struct ReplayPageTests {
 
 @Suite("A replay without a picture")
 struct PlainReplayTests {
-    /// What ``PlayedMatch/plainScene`` gives a game that draws nothing.
+    /// What ``MatchReplay/plainScene`` gives a game that draws nothing.
     static let scene = ReplayScene(title: "toy replay, seed 3", summary: "2 seats · 2 actions · ended: done", picture: nil,
                                    pictureWidth: 0, pictureHeight: 0, seats: seats, notes: [[], []],
                                    steps: [.init(turn: 1, seat: 0, action: "take 1", detail: "sum 1"),

@@ -11,8 +11,8 @@ struct StatisticsTests {
     }
 
     /// A table where `winner` beat `loser` `times` times, for each triple.
-    static func table(_ entrants: Int, _ results: [(winner: Int, loser: Int, times: Int)]) -> PairwiseTable {
-        var table = PairwiseTable(entrants: entrants)
+    static func table(_ entrants: Int, _ results: [(winner: Int, loser: Int, times: Int)]) -> PairwiseResults {
+        var table = PairwiseResults(entrants: entrants)
         for result in results {
             for _ in 0..<result.times {
                 table.addFinishingOrder(entrants: [result.winner, result.loser], places: [1, 2])
@@ -303,7 +303,7 @@ struct StatisticsTests {
 
     @Test("A 4-seat order with a tie gives 6 pairwise games and the right points")
     func fourSeatOrder() {
-        var table = PairwiseTable(entrants: 4)
+        var table = PairwiseResults(entrants: 4)
         // Entrant 2 first, 0 and 3 share second, 1 last.
         table.addFinishingOrder(entrants: [0, 1, 2, 3], places: [2, 4, 1, 2])
         let expectedPoints: [[Double]] = [
@@ -327,16 +327,16 @@ struct StatisticsTests {
 
     @Test("Two seats: a win gives 1-0, a tie half each; seats held by one entrant are skipped")
     func twoSeatOrders() {
-        var win = PairwiseTable(entrants: 2)
+        var win = PairwiseResults(entrants: 2)
         win.addFinishingOrder(entrants: [1, 0], places: [1, 2])
         #expect(win.points == [[0, 0], [1, 0]])
         #expect(win.games == [[0, 1], [1, 0]])
-        var tie = PairwiseTable(entrants: 2)
+        var tie = PairwiseResults(entrants: 2)
         tie.addFinishingOrder(entrants: [0, 1], places: [1, 1])
         #expect(tie.points == [[0, 0.5], [0.5, 0]])
         #expect(tie.games == [[0, 1], [1, 0]])
         // Entrant 0 against two copies of entrant 1: two games, the 1-1 seat pair adds nothing.
-        var copies = PairwiseTable(entrants: 2)
+        var copies = PairwiseResults(entrants: 2)
         copies.addFinishingOrder(entrants: [0, 1, 1], places: [1, 2, 3])
         #expect(copies.points == [[0, 2], [0, 0]])
         #expect(copies.games == [[0, 2], [2, 0]])
@@ -344,9 +344,9 @@ struct StatisticsTests {
 
     @Test("Tables add elementwise and with a factor")
     func tableAddition() {
-        var a = PairwiseTable(entrants: 2)
+        var a = PairwiseResults(entrants: 2)
         a.addFinishingOrder(entrants: [0, 1], places: [1, 2])
-        var b = PairwiseTable(entrants: 2)
+        var b = PairwiseResults(entrants: 2)
         b.addFinishingOrder(entrants: [0, 1], places: [1, 1])
         var sum = a
         sum.add(b)

@@ -8,7 +8,7 @@ extension ConnectFourGame: ReplayDrawing {
     /// Size in px of one cell of the drawn grid, and the margin around it.
     static let cellSize = 64.0, pictureMargin = 8.0
 
-    public static func scene(of match: PlayedMatch<ConnectFourGame>) -> ReplayScene {
+    public static func scene(of match: MatchReplay<ConnectFourGame>) -> ReplayScene {
         let (columns, rows) = (Bitboard.columns, Bitboard.rows)
         let width = Double(columns) * cellSize + 2 * pictureMargin, height = Double(rows) * cellSize + 2 * pictureMargin
         func centre(_ column: Int, _ row: Int) -> (x: String, y: String) {

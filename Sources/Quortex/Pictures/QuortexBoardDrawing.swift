@@ -14,12 +14,12 @@ public struct QuortexBoardDrawing: BoardCountDrawing {
 
     public init() {}
 
-    public func section(_ table: BoardCountTable) throws(InputError) -> BoardSection {
-        let board = try Self.board(table)
-        let (usePlaced, useFlows) = (table.counts("placed"), table.counts("winning_flow"))
+    public func section(_ file: BoardCountFile) throws(InputError) -> BoardSection {
+        let board = try Self.board(file)
+        let (usePlaced, useFlows) = (file.counts("placed"), file.counts("winning_flow"))
         let placed = usePlaced.map { $0.reduce(0, +) }
         let flows = useFlows.map { $0.reduce(0, +) }
-        func name(_ entrant: Int) -> String { table.entrants[entrant] }
+        func name(_ entrant: Int) -> String { file.entrants[entrant] }
         func per(_ counts: [Int]) -> String { counts.enumerated().map { "\(name($0)) \(SVG.grouped($1))" }.joined(separator: ", ") }
         func heat(_ count: Int, _ most: Int) -> String { most > 0 && count > 0 ? SVG.heat(Double(count) / Double(most)) : "#f4f4f4" }
         func at(_ c: Int) -> String { "cell \(c) (row \(board.cells[c].row), col \(board.cells[c].col))" }
@@ -37,11 +37,11 @@ public struct QuortexBoardDrawing: BoardCountDrawing {
         content += "<figure>\(placedBoard)<figcaption>Tiles placed on each cell, over all entrants (darker = more).</figcaption></figure>\n"
         content += "<figure>\(flowBoard)<figcaption>Matches in which each cell lay on the winner's completed flow.</figcaption></figure>"
         content += "</div>\n"
-        if table.entrants.count <= 6 {
+        if file.entrants.count <= 6 {
             // One scale for every entrant's board, so they compare.
             let most = usePlaced.joined().max() ?? 0
             content += "<h3>Per entrant: tiles placed (one colour scale)</h3>\n<div class=\"maps\">"
-            for e in table.order {
+            for e in file.order {
                 let small = HexBoardDrawing.svg(board, width: Self.smallBoardWidth, id: "board-placed-\(e)") { c in
                     .init(fill: heat(usePlaced[c][e], most), title: "\(name(e)), \(at(c)): \(SVG.grouped(usePlaced[c][e])) tiles placed")
                 }
@@ -55,10 +55,10 @@ public struct QuortexBoardDrawing: BoardCountDrawing {
 
     /// The board the file describes: cells by their `cell` number, radius the largest
     /// distance from the centre, no ports.
-    static func board(_ table: BoardCountTable) throws(InputError) -> HexBoardPicture {
+    static func board(_ file: BoardCountFile) throws(InputError) -> HexBoardPicture {
         var cells: [HexBoardPicture.Cell] = []
-        for c in table.elements.indices {
-            cells.append(.init(row: try table.int("row", of: c), col: try table.int("col", of: c)))
+        for c in file.elements.indices {
+            cells.append(.init(row: try file.int("row", of: c), col: try file.int("col", of: c)))
         }
         let radius = cells.map { max(abs($0.row), abs($0.col), abs($0.row + $0.col)) }.max() ?? 0
         return HexBoardPicture(radius: radius, cells: cells, ports: [])

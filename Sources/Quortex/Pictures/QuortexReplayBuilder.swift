@@ -18,7 +18,7 @@ extension HexBoardPicture {
 extension QuortexReplay {
     /// A played Quortex match: every placement with its tile's channels, and each seat's
     /// completed flow at the end.
-    public init(_ match: PlayedMatch<QuortexGame>) {
+    public init(_ match: MatchReplay<QuortexGame>) {
         var placements: [Placement] = []
         for (k, e) in match.events.enumerated() {
             guard let type = e.before.drawnTile else { continue }
@@ -37,5 +37,5 @@ extension QuortexReplay {
 
 extension QuortexGame: ReplayDrawing {
     /// The board with each placed tile and the completed flows, stepping with the match.
-    public static func scene(of match: PlayedMatch<QuortexGame>) -> ReplayScene { QuortexReplay(match).scene }
+    public static func scene(of match: MatchReplay<QuortexGame>) -> ReplayScene { QuortexReplay(match).scene }
 }

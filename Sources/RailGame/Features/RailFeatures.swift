@@ -154,7 +154,7 @@ public struct RailFeatures: FeatureEncoder {
         let needed = max(0, o.rules.missionsToWin - Int(table.completed[me]))
         var active = 0
         var totalDistance: Float = 0
-        for k in 0..<RailTable.slotsPerSeat {
+        for k in 0..<RailPublicState.slotsPerSeat {
             let m = o.ownSlots[k]
             for j in 0..<5 { f[at + j] = 0 }
             if !m.isEmpty && !m.completed {

@@ -15,12 +15,12 @@ public struct RailBoardDrawing: BoardCountDrawing {
 
     public init() {}
 
-    public func section(_ table: BoardCountTable) throws(InputError) -> BoardSection {
-        let map = try Self.map(table)
-        let built = table.counts("built")
+    public func section(_ file: BoardCountFile) throws(InputError) -> BoardSection {
+        let map = try Self.map(file)
+        let built = file.counts("built")
         let totals = built.map { $0.reduce(0, +) }
         let most = totals.max() ?? 0
-        func name(_ entrant: Int) -> String { table.entrants[entrant] }
+        func name(_ entrant: Int) -> String { file.entrants[entrant] }
         func describe(_ r: Int) -> String {
             let road = map.railroads[r]
             let ends = "\(map.cities[road.from].name) - \(map.cities[road.to].name)"
@@ -49,7 +49,7 @@ public struct RailBoardDrawing: BoardCountDrawing {
         }
         heatKey += " built in 0 ... \(SVG.grouped(most)) matches (grey: never)</div>"
         var builderKey = "<div class=\"key\">"
-        for e in table.order {
+        for e in file.order {
             builderKey += "<span class=\"swatch\" style=\"background:\(SVG.seatColour(e))\"></span>\(SVG.escape(name(e))) "
         }
         builderKey += "</div>"
@@ -61,7 +61,7 @@ public struct RailBoardDrawing: BoardCountDrawing {
 
     /// The map the file describes: cities are the distinct endpoints in order of first
     /// appearance (railroads in index order), at the coordinates the file gives.
-    static func map(_ table: BoardCountTable) throws(InputError) -> RailMapPicture {
+    static func map(_ file: BoardCountFile) throws(InputError) -> RailMapPicture {
         var cities: [RailMapPicture.City] = []
         var cityIndex: [String: Int] = [:]
         func city(_ c: RailMapPicture.City) -> Int {
@@ -71,14 +71,14 @@ public struct RailBoardDrawing: BoardCountDrawing {
             return cities.count - 1
         }
         var railroads: [RailMapPicture.Railroad] = []
-        for r in table.elements.indices {
-            let from = RailMapPicture.City(name: table.text("from", of: r), latitude: try table.double("from_latitude", of: r),
-                                           longitude: try table.double("from_longitude", of: r))
-            let to = RailMapPicture.City(name: table.text("to", of: r), latitude: try table.double("to_latitude", of: r),
-                                         longitude: try table.double("to_longitude", of: r))
-            let (length, lane) = (try table.count("length", of: r), try table.count("lane", of: r))
-            railroads.append(.init(from: city(from), to: city(to), length: length, colour: table.text("colour", of: r), lane: lane))
+        for r in file.elements.indices {
+            let from = RailMapPicture.City(name: file.text("from", of: r), latitude: try file.double("from_latitude", of: r),
+                                           longitude: try file.double("from_longitude", of: r))
+            let to = RailMapPicture.City(name: file.text("to", of: r), latitude: try file.double("to_latitude", of: r),
+                                         longitude: try file.double("to_longitude", of: r))
+            let (length, lane) = (try file.count("length", of: r), try file.count("lane", of: r))
+            railroads.append(.init(from: city(from), to: city(to), length: length, colour: file.text("colour", of: r), lane: lane))
         }
-        return RailMapPicture(name: table.title, cities: cities, railroads: railroads)
+        return RailMapPicture(name: file.title, cities: cities, railroads: railroads)
     }
 }

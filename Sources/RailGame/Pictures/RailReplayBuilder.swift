@@ -15,7 +15,7 @@ extension RailMapPicture {
 extension RailReplay {
     /// A played rail match: who built each railroad at which step, and each seat's
     /// missions from the step it held them to the step that completed them.
-    public init(_ match: PlayedMatch<RailGame>) {
+    public init(_ match: MatchReplay<RailGame>) {
         var builds: [Build] = []
         var missions: [Mission] = []
         var open: [[Int]] = Array(repeating: [], count: match.initial.seatCount)
@@ -59,5 +59,5 @@ extension RailReplay {
 
 extension RailGame: ReplayDrawing {
     /// The map with each seat's railroads and missions, stepping with the match.
-    public static func scene(of match: PlayedMatch<RailGame>) -> ReplayScene { RailReplay(match).scene }
+    public static func scene(of match: MatchReplay<RailGame>) -> ReplayScene { RailReplay(match).scene }
 }

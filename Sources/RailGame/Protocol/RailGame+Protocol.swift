@@ -70,7 +70,7 @@ extension RailGame: ProtocolGame {
         json.endObject()
         json.member("deck_size", RailColour.deckSize)
         json.member("hand_limit", RailMap.handLimit)
-        json.member("mission_slots", RailTable.slotsPerSeat)
+        json.member("mission_slots", RailPublicState.slotsPerSeat)
         json.member("action_count", RailAction.spaceSize(railroads: map.railroads.count))
         json.endObject()
     }

@@ -17,7 +17,7 @@ extension RailObservation: ProtocolObservation {
         writeColours(to: &json) { Int(hand[$0]) }
         json.key("missions")
         json.beginArray()
-        for k in 0..<RailTable.slotsPerSeat where !ownSlots[k].isEmpty {
+        for k in 0..<RailPublicState.slotsPerSeat where !ownSlots[k].isEmpty {
             let m = ownSlots[k]
             RailGame.writeMission(Int(m.from), Int(m.to), Int(m.points), completed: m.completed, to: &json)
         }

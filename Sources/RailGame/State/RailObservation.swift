@@ -9,7 +9,7 @@ public struct RailObservation: GameObservation {
     public let seat: Int
     public let map: RailMap
     public let rules: RailRules
-    var table: RailTable
+    var table: RailPublicState
     var hand: InlineArray<6, UInt8>
     var ownSlots: InlineArray<2, HeldMission>
 
@@ -34,7 +34,7 @@ public struct RailObservation: GameObservation {
 
     /// The seat's own missions still to complete.
     public var activeMissions: [MissionCard] {
-        (0..<RailTable.slotsPerSeat).compactMap { k in
+        (0..<RailPublicState.slotsPerSeat).compactMap { k in
             let m = ownSlots[k]
             return m.isEmpty || m.completed ? nil : MissionCard(from: Int(m.from), to: Int(m.to), points: Int(m.points))
         }
@@ -91,7 +91,7 @@ public struct RailObservation: GameObservation {
         var unseen: [HeldMission] = []
         if let list = map.missions {
             unseen = list.map(HeldMission.init)
-            for k in 0..<RailTable.slotsPerSeat where !ownSlots[k].isEmpty {
+            for k in 0..<RailPublicState.slotsPerSeat where !ownSlots[k].isEmpty {
                 if let at = unseen.firstIndex(where: { $0.from == ownSlots[k].from && $0.to == ownSlots[k].to && $0.points == ownSlots[k].points }) {
                     unseen.remove(at: at)
                 }
@@ -117,7 +117,7 @@ public struct RailObservation: GameObservation {
         for s in 0..<seatCount {
             let used = Int(table.slotsUsed[s])
             guard s != seat else {
-                for k in 0..<RailTable.slotsPerSeat { state.slots[s * 2 + k] = ownSlots[k] }
+                for k in 0..<RailPublicState.slotsPerSeat { state.slots[s * 2 + k] = ownSlots[k] }
                 continue
             }
             // Under the occupy knob every completed mission still holds a slot.

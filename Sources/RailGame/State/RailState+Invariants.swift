@@ -23,7 +23,7 @@ extension RailState {
         }
         for s in 0..<seatCount {
             var used = 0
-            for k in 0..<RailTable.slotsPerSeat {
+            for k in 0..<RailPublicState.slotsPerSeat {
                 let m = slots[s * 2 + k]
                 if m.isEmpty { continue }
                 used += 1
@@ -41,7 +41,7 @@ extension RailState {
             }
             if owned != Int(table.railroadCount[s]) { return "seat \(s): owns \(owned) railroads, count says \(table.railroadCount[s])" }
             // One build may complete both held missions, so one past the target at most.
-            if Int(table.completed[s]) > rules.missionsToWin - 1 + RailTable.slotsPerSeat { return "seat \(s): \(table.completed[s]) completed missions, beyond what missionsToWin allows" }
+            if Int(table.completed[s]) > rules.missionsToWin - 1 + RailPublicState.slotsPerSeat { return "seat \(s): \(table.completed[s]) completed missions, beyond what missionsToWin allows" }
             // Components must be exactly the connected parts of the seat's railroads.
             var label = Array(0..<map.cities.count)
             func find(_ x: Int) -> Int { var x = x; while label[x] != x { x = label[x] }; return x }

@@ -31,7 +31,7 @@ extension RailState {
 
     /// Draw a mission: fewer than 2 slots in use and a non-empty mission deck.
     @inline(__always) func canDrawMission(_ seat: Int) -> Bool {
-        Int(table.slotsUsed[seat]) < RailTable.slotsPerSeat && table.missionDeckCount > 0
+        Int(table.slotsUsed[seat]) < RailPublicState.slotsPerSeat && table.missionDeckCount > 0
     }
 
     /// Appends every build `seat` may make (see ``forEachBuild(_:_:)``).
@@ -147,7 +147,7 @@ extension RailState {
     mutating func drawMission(_ seat: Int) {
         table.missionDeckCount -= 1
         let mission = missionDeck[Int(table.missionDeckCount)]
-        for k in 0..<RailTable.slotsPerSeat where slots[seat &* 2 &+ k].isEmpty {
+        for k in 0..<RailPublicState.slotsPerSeat where slots[seat &* 2 &+ k].isEmpty {
             slots[seat &* 2 &+ k] = mission
             table.slotsUsed[seat] &+= 1
             completeJoinedMissions(seat)
@@ -201,7 +201,7 @@ extension RailState {
     /// Completes every active mission of `seat` whose cities its railroads join (rule
     /// book, "Missions"); the `missionsToWin`-th completion ends the game at once.
     mutating func completeJoinedMissions(_ seat: Int) {
-        for k in 0..<RailTable.slotsPerSeat {
+        for k in 0..<RailPublicState.slotsPerSeat {
             let i = seat &* 2 &+ k
             let m = slots[i]
             guard !m.isEmpty, !m.completed, components.connected(seat, Int(m.from), Int(m.to)) else { continue }

@@ -66,7 +66,7 @@ extension RailState {
 
     /// Empties `seat`'s mission slots (the missions leave the game).
     package mutating func clearMissions(_ seat: Int) {
-        for k in 0..<RailTable.slotsPerSeat { slots[seat * 2 + k] = .empty }
+        for k in 0..<RailPublicState.slotsPerSeat { slots[seat * 2 + k] = .empty }
         table.slotsUsed[seat] = 0
     }
 

@@ -7,7 +7,7 @@ public struct RailState: GameState {
 
     public let map: RailMap
     public let rules: RailRules
-    @usableFromInline var table: RailTable
+    @usableFromInline var table: RailPublicState
     var components = RailComponents()
     /// Hand of seat s, colour c at `hands[s * 6 + c]` (c = 5: rainbow).
     var hands = InlineArray<24, UInt8>(repeating: 0)
@@ -24,7 +24,7 @@ public struct RailState: GameState {
     init(map: RailMap, rules: RailRules, seatCount: Int, seed: UInt64) {
         self.map = map
         self.rules = rules
-        table = RailTable(seatCount: seatCount, railroads: map.railroads.count)
+        table = RailPublicState(seatCount: seatCount, railroads: map.railroads.count)
         rng = LabRandom(seed: seed)
 
         // 1. Shuffle the train deck, then make and shuffle the mission deck.
@@ -54,7 +54,7 @@ public struct RailState: GameState {
         }
         // 3. Two missions each.
         for seat in 0..<seatCount {
-            for _ in 0..<RailTable.slotsPerSeat where table.missionDeckCount > 0 { drawMission(seat) }
+            for _ in 0..<RailPublicState.slotsPerSeat where table.missionDeckCount > 0 { drawMission(seat) }
         }
         checkStartOfTurn()
     }
@@ -130,7 +130,7 @@ public struct RailState: GameState {
 
     /// The missions in `seat`'s slots: (from, to, points, completed).
     public func heldMissions(_ seat: Int) -> [(mission: MissionCard, completed: Bool)] {
-        (0..<RailTable.slotsPerSeat).compactMap { k in
+        (0..<RailPublicState.slotsPerSeat).compactMap { k in
             let m = slots[seat * 2 + k]
             return m.isEmpty ? nil : (MissionCard(from: Int(m.from), to: Int(m.to), points: Int(m.points)), m.completed)
         }

@@ -56,8 +56,8 @@ public final class RailPlanner: Strategy {
         if pace < 1 && canDraw && !rng.chance(pace) { return RailAction.drawCard }
         let missionLegal = RailCPU.has(legal, RailAction.drawMission)
         var active = 0
-        for k in 0..<RailTable.slotsPerSeat where !observation.ownSlots[k].isEmpty && !observation.ownSlots[k].completed { active += 1 }
-        if missionLegal && active < RailTable.slotsPerSeat && rng.chance(missionDraw) { return RailAction.drawMission }
+        for k in 0..<RailPublicState.slotsPerSeat where !observation.ownSlots[k].isEmpty && !observation.ownSlots[k].completed { active += 1 }
+        if missionLegal && active < RailPublicState.slotsPerSeat && rng.chance(missionDraw) { return RailAction.drawMission }
         let wanted = routeRailroads(observation)
         if wanted != 0 && rng.chance(focus) {
             if let build = Self.build(among: wanted, observation, legal: legal, rng: &rng) { return build }
@@ -108,7 +108,7 @@ public final class RailPlanner: Strategy {
     /// (bit r: railroad r); 0 when every route is done or closed.
     func routeRailroads(_ observation: RailObservation) -> UInt128 {
         var wanted: UInt128 = 0
-        for k in 0..<RailTable.slotsPerSeat {
+        for k in 0..<RailPublicState.slotsPerSeat {
             let m = observation.ownSlots[k]
             guard !m.isEmpty, !m.completed else { continue }
             wanted |= route(observation, from: Int(m.from), to: Int(m.to))

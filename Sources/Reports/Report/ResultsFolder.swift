@@ -71,7 +71,7 @@ struct ResultsFolder {
     var summary: [Summary]
     var pairs: [Pair]
     var ratings: [Rating]
-    var matches: MatchTally
+    var matches: ReportTally
     /// Entrant indices, strongest first (ratings.csv order, then config order for any
     /// entrant it lacks).
     var order: [Int]
@@ -108,7 +108,7 @@ struct ResultsFolder {
         summary = try Self.readSummary(summaries + "/summary.csv", run: run)
         pairs = try Self.readPairwise(summaries + "/pairwise.csv", run: run)
         ratings = try Self.readRatings(summaries + "/ratings.csv", run: run)
-        let matches = try MatchTally.read(path + "/" + matchesFile, entrants: run.entrants.map(\.name), seats: run.seats,
+        let matches = try ReportTally.read(path + "/" + matchesFile, entrants: run.entrants.map(\.name), seats: run.seats,
                                           limit: snapshot?.matchesLength)
         self.matches = matches
         if snapshot == nil { try Self.checkRows(matches, of: run, in: path, file: matchesFile) }
@@ -146,7 +146,7 @@ struct ResultsFolder {
     /// - Throws: saying what disagrees and what repairs it: `--resume` plays again the
     ///   blocks missing at the end; for blocks missing before the last, `--force` plays the
     ///   run again.
-    static func checkRows(_ tally: MatchTally, of run: RunInfo, in path: String, file: String) throws(InputError) {
+    static func checkRows(_ tally: ReportTally, of run: RunInfo, in path: String, file: String) throws(InputError) {
         guard run.status == "complete" || run.status == "stopped" else { return }
         let rows = path + "/" + file, record = path + "/" + RunRecord.fileName
         let says = "\(record) says the run is \(run.status) with \(Charts.grouped(run.blocksDone)) of \(Charts.grouped(run.blocks)) blocks"
@@ -174,7 +174,7 @@ struct ResultsFolder {
     }
 
     /// The entrant a row names, by config index.
-    private static func entrant(_ row: CSVTable.Row, _ column: CSVTable.Column, run: RunInfo) throws(InputError) -> Int {
+    private static func entrant(_ row: CSVFile.Row, _ column: CSVFile.Column, run: RunInfo) throws(InputError) -> Int {
         let name = row.text(column)
         guard let index = run.entrantIndex(name) else {
             throw InputError("\(row.path):\(row.line): column '\(column.name)': '\(name)' is not an entrant of this run (\(run.entrants.map(\.name).joined(separator: ", ")))")
@@ -183,13 +183,13 @@ struct ResultsFolder {
     }
 
     private static func readSummary(_ path: String, run: RunInfo) throws(InputError) -> [Summary] {
-        let table = try CSVTable.read(path, expected: summaryColumns)
+        let table = try CSVFile.read(path, expected: summaryColumns)
         let c = try (entrant: table.column("entrant"), matches: table.column("matches"), wins: table.column("wins"),
                      draws: table.column("draws"), losses: table.column("losses"), share: table.column("score_share"),
                      rate: table.column("win_rate"), low: table.column("win_rate_low"), high: table.column("win_rate_high"),
                      place: table.column("mean_place"))
         // Optional: the intervals of the score share and the mean place.
-        func optional(_ low: String, _ high: String) throws(InputError) -> (CSVTable.Column, CSVTable.Column)? {
+        func optional(_ low: String, _ high: String) throws(InputError) -> (CSVFile.Column, CSVFile.Column)? {
             table.header.contains(low) && table.header.contains(high) ? (try table.column(low), try table.column(high)) : nil
         }
         let shareColumns = try optional("score_share_low", "score_share_high")
@@ -212,7 +212,7 @@ struct ResultsFolder {
     }
 
     private static func readPairwise(_ path: String, run: RunInfo) throws(InputError) -> [Pair] {
-        let table = try CSVTable.read(path, expected: pairwiseColumns)
+        let table = try CSVFile.read(path, expected: pairwiseColumns)
         let c = try (entrant: table.column("entrant"), opponent: table.column("opponent"), games: table.column("games"),
                      score: table.column("score"), low: table.column("score_low"), high: table.column("score_high"),
                      elo: table.column("elo"), blocks: table.column("blocks"))
@@ -238,7 +238,7 @@ struct ResultsFolder {
     }
 
     private static func readRatings(_ path: String, run: RunInfo) throws(InputError) -> [Rating] {
-        let table = try CSVTable.read(path, expected: ratingsColumns)
+        let table = try CSVFile.read(path, expected: ratingsColumns)
         let c = try (rank: table.column("rank"), entrant: table.column("entrant"), rating: table.column("rating"),
                      low: table.column("rating_low"), high: table.column("rating_high"), anchor: table.column("anchor"))
         var rows: [Rating] = []
@@ -254,12 +254,12 @@ struct ResultsFolder {
         return rows
     }
 
-    /// A board-count file (``BoardCountTable``): element columns, `entrant`, counts.
+    /// A board-count file (``BoardCountFile``): element columns, `entrant`, counts.
     /// Elements are numbered by the first column without gaps; an element's fields are
     /// the same on each of its rows; counts add up over rows of one element and entrant.
     private static func readBoardCounts(_ path: String, columns: [String], run: RunInfo,
-                                        order: [Int]) throws(InputError) -> BoardCountTable {
-        let table = try CSVTable.read(path, expected: columns)
+                                        order: [Int]) throws(InputError) -> BoardCountFile {
+        let table = try CSVFile.read(path, expected: columns)
         guard let split = columns.firstIndex(of: "entrant"), split > 0 else {
             preconditionFailure("a board-count file's columns are the element's, entrant, then the counts")
         }
@@ -292,7 +292,7 @@ struct ResultsFolder {
                 + "0...\(fields.count - 1) without gaps")
         }
         let elements = (0..<fields.count).map { fields[$0]! }
-        return BoardCountTable(path: path, title: run.map ?? run.name, elementColumns: elementColumns.map(\.name),
+        return BoardCountFile(path: path, title: run.map ?? run.name, elementColumns: elementColumns.map(\.name),
                                elements: elements.map(\.fields), lines: elements.map(\.line), countColumns: countColumns.map(\.name),
                                counts: countColumns.indices.map { c in (0..<fields.count).map { counts[$0]![c] } },
                                entrants: run.entrants.map(\.name), order: order)

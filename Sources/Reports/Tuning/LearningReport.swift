@@ -14,7 +14,7 @@ public enum LearningReport {
 
     /// The page.
     public static func html(folder: String) throws(InputError) -> String {
-        let table = try CSVTable.read(folder + "/generations.csv", expected: ["generation", "gate_score", "policy_loss", "value_loss"])
+        let table = try CSVFile.read(folder + "/generations.csv", expected: ["generation", "gate_score", "policy_loss", "value_loss"])
         let numbers = { (name: String) throws(InputError) -> [Double] in try TuningReport.Trajectory.numbers(table, name) }
         let generations = try numbers("generation")
         let record = (try? JSONSerialization.jsonObject(with: Data(BoundedFile.contents(folder + "/learn.json", limit: 1 << 20,

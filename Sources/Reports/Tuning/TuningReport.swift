@@ -24,16 +24,16 @@ public enum TuningReport {
     /// The page.
     public static func html(folder: String) throws(InputError) -> String {
         let state = try TuningState.read(from: folder, advice: nil)
-        let measurements = try CSVTable.read(folder + "/" + TuningJournal.fileName, expected: [])
+        let measurements = try CSVFile.read(folder + "/" + TuningJournal.fileName, expected: [])
         // A search still running (or killed) has no tuning.csv yet: its trajectory is the
         // points measured so far, each measurement an iteration of its own.
         let tuningPath = folder + "/tuning.csv"
         let trajectory = FileManager.default.fileExists(atPath: tuningPath)
-            ? try Trajectory(tuning: try CSVTable.read(tuningPath, expected: []))
+            ? try Trajectory(tuning: try CSVFile.read(tuningPath, expected: []))
             : try Trajectory(measurements: measurements)
         let verificationPath = folder + "/verification.csv"
         let verification = FileManager.default.fileExists(atPath: verificationPath)
-            ? try CSVTable.read(verificationPath, expected: []) : nil
+            ? try CSVFile.read(verificationPath, expected: []) : nil
         let identity = Dictionary(state.identity.fields.map { ($0[0], $0[1]) }, uniquingKeysWith: { a, _ in a })
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -106,11 +106,11 @@ public enum TuningReport {
         return lo...hi
     }
 
-    static func verificationTable(_ t: CSVTable) throws(InputError) -> String {
+    static func verificationTable(_ t: CSVFile) throws(InputError) -> String {
         var out = "<table>\n<tr>" + ["comparison", "entrant", "opponent", "matches", "score", "95 %", "Elo", "95 %"]
             .map { "<th>\($0)</th>" }.joined() + "</tr>\n"
         let names = ["comparison", "entrant", "opponent", "matches", "score", "score_low", "score_high", "elo", "elo_low", "elo_high"]
-        var columns: [CSVTable.Column] = []
+        var columns: [CSVFile.Column] = []
         for name in names { columns.append(try t.column(name)) }
         let opponent = columns[2]
         // The pooled `field` row says again what the one opponent's says when there is one.
@@ -176,7 +176,7 @@ public enum TuningReport {
         var score: [Double]
 
         /// From tuning.csv: `iteration, <parameters>, matches, score`.
-        init(tuning t: CSVTable) throws(InputError) {
+        init(tuning t: CSVFile) throws(InputError) {
             parameters = Array(t.header.dropFirst().dropLast(2))
             matches = try Self.matches(t, "matches")
             score = try Self.numbers(t, "score")
@@ -186,7 +186,7 @@ public enum TuningReport {
 
         /// From measurements.csv: `measurement, iteration, probe, <parameters>, matches,
         /// score_share, objective`.
-        init(measurements t: CSVTable) throws(InputError) {
+        init(measurements t: CSVFile) throws(InputError) {
             parameters = Array(t.header.dropFirst(3).dropLast(3))
             matches = try Self.runningTotal(t, "matches")
             score = try Self.numbers(t, "objective")
@@ -195,7 +195,7 @@ public enum TuningReport {
         }
 
         /// Column `name` as numbers.
-        static func numbers(_ t: CSVTable, _ name: String) throws(InputError) -> [Double] {
+        static func numbers(_ t: CSVFile, _ name: String) throws(InputError) -> [Double] {
             let column = try t.column(name)
             var out: [Double] = []
             for row in t.rows { out.append(try row.double(column)) }
@@ -203,8 +203,8 @@ public enum TuningReport {
         }
 
         /// Column `name` as counts of matches (whole, 0 or more, below 10^15:
-        /// ``CSVTable/Row/count(_:)``), so that the axis never meets a number it cannot print.
-        static func matches(_ t: CSVTable, _ name: String) throws(InputError) -> [Double] {
+        /// ``CSVFile/Row/count(_:)``), so that the axis never meets a number it cannot print.
+        static func matches(_ t: CSVFile, _ name: String) throws(InputError) -> [Double] {
             let column = try t.column(name)
             var out: [Double] = []
             for row in t.rows { out.append(Double(try row.count(column))) }
@@ -212,7 +212,7 @@ public enum TuningReport {
         }
 
         /// The running total of column `name`, a count of matches.
-        static func runningTotal(_ t: CSVTable, _ name: String) throws(InputError) -> [Double] {
+        static func runningTotal(_ t: CSVFile, _ name: String) throws(InputError) -> [Double] {
             var total = 0.0, totals: [Double] = []
             for (row, count) in zip(t.rows, try matches(t, name)) {
                 total += count

@@ -28,7 +28,7 @@ struct MatchesLayout: Sendable {
 
     /// A played block: its rows as CSV bytes, and as the statistics read them; and
     /// the time of each decision by entrant (for run.json only, never the CSV).
-    struct PlayedBlock: Sendable {
+    struct BlockRows: Sendable {
         var bytes: [UInt8]
         var rows: [MatchRow]
         var decisions: DecisionSamples
@@ -37,7 +37,7 @@ struct MatchesLayout: Sendable {
     /// Plays block `block`.
     /// - Complexity: the block's matches, plus O(row length) per row written straight
     ///   as bytes (no per-field strings).
-    func playBlock(_ block: Int, master: UInt64, seatings: [[any SeatedTable]], buffer: inout ActionBuffer) -> PlayedBlock {
+    func playBlock(_ block: Int, master: UInt64, seatings: [[any SeatedTable]], buffer: inout ActionBuffer) -> BlockRows {
         let schedule = plan.schedule
         let table = schedule.table(ofBlock: block)
         let deal = Schedule.dealSeed(master: master, block: block)
@@ -84,7 +84,7 @@ struct MatchesLayout: Sendable {
                                      place: outcome.places[seat], result: result, turns: outcome.turns, marks: marks, forfeit: forfeit))
             }
         }
-        return PlayedBlock(bytes: bytes, rows: rows, decisions: decisions)
+        return BlockRows(bytes: bytes, rows: rows, decisions: decisions)
     }
 }
 

@@ -22,7 +22,7 @@ struct Tally {
     var placeSum: [Int]
     /// Per entrant, matches it forfeited, by ``ForfeitKind`` (in `allCases` order).
     var forfeits: [[Int]]
-    var pairwise: PairwiseTable
+    var pairwise: PairwiseResults
     /// Per table and table position: the entrant's win rate, score share and mean place
     /// over its matches in each block, summed over the table's blocks.
     var seatBlocks: [[SeatBlocks]]
@@ -50,7 +50,7 @@ struct Tally {
         placeSum = matches
         forfeits = Array(repeating: Array(repeating: 0, count: ForfeitKind.allCases.count), count: n)
         score = Array(repeating: 0, count: n)
-        pairwise = PairwiseTable(entrants: n)
+        pairwise = PairwiseResults(entrants: n)
         let seats = plan.schedule.seats
         seatBlocks = Array(repeating: Array(repeating: SeatBlocks(), count: seats), count: plan.schedule.tables.count)
         pairBlocks = Array(repeating: Array(repeating: Intervals.BlockSums(), count: seats * (seats - 1) / 2),
@@ -156,10 +156,10 @@ struct Tally {
         // h over the block's games (one per rotation) are h / 2 wins, h mod 2 ties and
         // losses for the rest.
         let games = plan.schedule.matchesPerBlock
-        let units: [[PairwiseTable]] = categories.enumerated().map { t, keys in
+        let units: [[PairwiseResults]] = categories.enumerated().map { t, keys in
             let seating = plan.schedule.tables[t]
             return keys.map { pattern in
-                var one = PairwiseTable(entrants: n)
+                var one = PairwiseResults(entrants: n)
                 for a in 0..<seating.count {
                     for b in (a + 1)..<seating.count {
                         let h = (pattern >> UInt64(Self.pairIndex(a, b, seats: seating.count) * 4)) & 0xF
@@ -172,7 +172,7 @@ struct Tally {
         let anchor = plan.anchor
         let bounds = Bootstrap.percentileIntervals(groups: groups, replicates: Self.replicates,
                                                    seed: Seeds.derive(plan.config.seed, 0, 0, SeedPurpose.auxiliary.rawValue)) { drawn in
-            var table = PairwiseTable(entrants: n)
+            var table = PairwiseResults(entrants: n)
             for (t, counts) in drawn.enumerated() {
                 for (c, times) in counts.enumerated() where times > 0 { table.add(units[t][c], times: times) }
             }

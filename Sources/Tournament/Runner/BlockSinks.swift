@@ -20,7 +20,7 @@ enum RunStop {
 protocol BlockSink: AnyObject {
     /// Takes the next block; a reason to stop after it (the sinks after this one do not
     /// see it), or nil to go on.
-    func take(_ block: MatchesLayout.PlayedBlock) -> RunStop?
+    func take(_ block: MatchesLayout.BlockRows) -> RunStop?
 }
 
 /// Polls for a signal before a block is written: after a signal nothing more is.
@@ -29,7 +29,7 @@ final class SignalWatch: BlockSink {
 
     init(_ request: @escaping () -> Int32?) { self.request = request }
 
-    func take(_ block: MatchesLayout.PlayedBlock) -> RunStop? { request().map(RunStop.signal) }
+    func take(_ block: MatchesLayout.BlockRows) -> RunStop? { request().map(RunStop.signal) }
 }
 
 /// Appends each block's rows to the matches file.
@@ -42,7 +42,7 @@ final class MatchesSink: BlockSink {
         self.path = path
     }
 
-    func take(_ block: MatchesLayout.PlayedBlock) -> RunStop? {
+    func take(_ block: MatchesLayout.BlockRows) -> RunStop? {
         output.append(block.bytes).map { .failure(InputError("cannot append to \(path): \($0)")) }
     }
 }
@@ -64,7 +64,7 @@ final class RunLedger: BlockSink {
         committed = (tally, 0, times)
     }
 
-    func take(_ block: MatchesLayout.PlayedBlock) -> RunStop? {
+    func take(_ block: MatchesLayout.BlockRows) -> RunStop? {
         played += 1
         tally.add(block: block.rows)
         times.add(block.decisions)
@@ -83,7 +83,7 @@ final class ProgressSink: BlockSink {
         self.seats = seats
     }
 
-    func take(_ block: MatchesLayout.PlayedBlock) -> RunStop? {
+    func take(_ block: MatchesLayout.BlockRows) -> RunStop? {
         progress.add(block: block.rows, seats: seats)
         return nil
     }
@@ -98,7 +98,7 @@ final class ForfeitGuard: BlockSink {
 
     init(entrants: Int) { streaks = [Int](repeating: 0, count: entrants) }
 
-    func take(_ block: MatchesLayout.PlayedBlock) -> RunStop? {
+    func take(_ block: MatchesLayout.BlockRows) -> RunStop? {
         var broken: RunStop?
         // An entrant sits once per match: its row says whether it forfeited.
         for row in block.rows {
@@ -135,7 +135,7 @@ final class LiveStatus: BlockSink {
         last = clock
     }
 
-    func take(_ block: MatchesLayout.PlayedBlock) -> RunStop? {
+    func take(_ block: MatchesLayout.BlockRows) -> RunStop? {
         guard ledger.played % 16 == 0 else { return nil }
         let now = Date()
         guard now.timeIntervalSince(last) >= interval else { return nil }
@@ -165,7 +165,7 @@ final class StopRule: BlockSink {
         self.seats = seats
     }
 
-    func take(_ block: MatchesLayout.PlayedBlock) -> RunStop? {
+    func take(_ block: MatchesLayout.BlockRows) -> RunStop? {
         guard let number = block.rows.first?.block else { return nil }
         var sums = [Double](repeating: 0, count: entrants)
         var counts = [Int](repeating: 0, count: entrants)

@@ -3,7 +3,7 @@ import Foundation
 /// Pairwise results among n entrants, in half points: `points[i][j]` is what i scored against j (win 1, tie 0.5 each), `games[i][j] == games[j][i]` the number of pairwise games.
 ///
 /// The diagonal stays 0: an entrant never plays itself.
-public struct PairwiseTable: Sendable, Equatable {
+public struct PairwiseResults: Sendable, Equatable {
     /// The number of entrants.
     public let count: Int
     /// `points[i][j]`: what entrant i scored against entrant j.
@@ -55,13 +55,13 @@ public struct PairwiseTable: Sendable, Equatable {
         self.points[b][a] += games - points
     }
 
-    public mutating func add(_ other: PairwiseTable) {
+    public mutating func add(_ other: PairwiseResults) {
         add(other, times: 1)
     }
 
     /// Adds every count of `other` scaled by `factor` (used by the bootstrap to weight resampled blocks).
     /// - Complexity: O(n²).
-    public mutating func add(_ other: PairwiseTable, times factor: Double) {
+    public mutating func add(_ other: PairwiseResults, times factor: Double) {
         precondition(other.count == count, "tables for different numbers of entrants")
         for i in 0..<count {
             for j in 0..<count {
@@ -72,7 +72,7 @@ public struct PairwiseTable: Sendable, Equatable {
     }
 }
 
-/// Bradley-Terry ratings fitted to a ``PairwiseTable`` (statistics spec, "Ratings").
+/// Bradley-Terry ratings fitted to a ``PairwiseResults`` (statistics spec, "Ratings").
 public enum BradleyTerry {
     /// Largest |log10(gamma)| an iterate may reach around the geometric mean: ±4000 Elo.
     /// Only a fit without a prior whose likelihood peaks at infinity gets there.
@@ -99,7 +99,7 @@ public enum BradleyTerry {
     /// - Precondition: `priorDraws >= 0`; `anchor`, when given, is an entrant index.
     /// - Complexity: O(k·n²) for n entrants and k iterations (k <= `maxIterations`).
     public static func fit(
-        _ table: PairwiseTable, anchor: Int?, priorDraws: Double = 1, tolerance: Double = 1e-9,
+        _ table: PairwiseResults, anchor: Int?, priorDraws: Double = 1, tolerance: Double = 1e-9,
         maxIterations: Int = 10_000
     ) -> [Double] {
         let n = table.count

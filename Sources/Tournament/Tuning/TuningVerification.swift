@@ -125,7 +125,7 @@ public struct TuningVerification: Sendable, Equatable {
     /// (`opponent` column absent: the pooled `field` row) whose entrant is `entrant`.
     static func rows(_ path: String, expected: [String], comparison: String, entrant: String,
                      columns: (matches: String, score: String, low: String, high: String)) throws(InputError) -> [Row] {
-        let table = try CSVTable.read(path, expected: expected)
+        let table = try CSVFile.read(path, expected: expected)
         let name = try table.column("entrant")
         let opponent = table.header.contains("opponent") ? try table.column("opponent") : nil
         let (matches, score, low, high) = (try table.column(columns.matches), try table.column(columns.score),

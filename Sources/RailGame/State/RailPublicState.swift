@@ -42,7 +42,7 @@ struct HeldMission: Sendable, Equatable {
 /// Everything public about a rail match (rule book, "What players see"), in fixed-size
 /// storage so a state copies by memcpy.
 @usableFromInline
-struct RailTable: Sendable {
+struct RailPublicState: Sendable {
     static let seatCapacity = 4
     static let slotsPerSeat = 2
 
@@ -86,7 +86,7 @@ struct RailComponents: Sendable {
     private var labels = InlineArray<256, UInt8>(repeating: 0)
 
     init() {
-        for s in 0..<RailTable.seatCapacity {
+        for s in 0..<RailPublicState.seatCapacity {
             for c in 0..<64 { labels[s &* 64 &+ c] = UInt8(c) }
         }
     }
@@ -119,8 +119,8 @@ struct RailComponents: Sendable {
     }
 }
 
-extension RailTable: Equatable {
-    @usableFromInline static func == (l: RailTable, r: RailTable) -> Bool {
+extension RailPublicState: Equatable {
+    @usableFromInline static func == (l: RailPublicState, r: RailPublicState) -> Bool {
         l.unowned == r.unowned && l.deckCount == r.deckCount && l.missionDeckCount == r.missionDeckCount && l.seatCount == r.seatCount
             && l.currentSeat == r.currentSeat && l.passes == r.passes && l.endReason == r.endReason
             && l.turn == r.turn && l.owners.sameElements(r.owners)

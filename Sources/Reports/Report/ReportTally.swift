@@ -10,7 +10,7 @@ import Tournament
 /// bytes: memory is O(chunk + entrants x (seats + turns + reasons)), not O(rows). A line
 /// with a quote character goes through `CSV.fields`; every other line is split at its
 /// commas, which is the same thing for an unquoted line.
-struct MatchTally {
+struct ReportTally {
     /// Wins, draws and losses, in that order (`SeatResult` order).
     static let outcomes = ["win", "draw", "loss"]
     static let expected = ["run", "block", "match", "table", "seat", "entrant", "strategy", "seed", "place", "outcome",
@@ -78,10 +78,10 @@ struct MatchTally {
     /// as a run being written may leave, is not counted).
     /// - Complexity: O(bytes), one pass.
     /// - Throws: naming the file and, for a bad row, the line and the column.
-    static func read(_ path: String, entrants: [String], seats: Int, limit: Int? = nil) throws(InputError) -> MatchTally {
+    static func read(_ path: String, entrants: [String], seats: Int, limit: Int? = nil) throws(InputError) -> ReportTally {
         // matches.csv, or the rows of matches.csv.gz.
         let source = try MatchesSource(path: path)
-        var parser = Parser(path: path, entrants: entrants, tally: MatchTally(entrants: entrants.count, seats: seats))
+        var parser = Parser(path: path, entrants: entrants, tally: ReportTally(entrants: entrants.count, seats: seats))
         var buffer: [UInt8] = []
         var left = limit ?? Int.max
         while left > 0 {
@@ -117,7 +117,7 @@ private struct Parser {
     let path: String
     /// Entrant names as bytes, in config order.
     let names: [[UInt8]]
-    var tally: MatchTally
+    var tally: ReportTally
     var line = 0
     /// The rows of the match being read, (entrant, seat, outcome): a match's rows come
     /// together, seats 0...S-1 in order, so its first places are known at its last row.
@@ -128,9 +128,9 @@ private struct Parser {
     var wanted: [Int] = []
     var reasonBytes: [[UInt8]] = []
     /// The block whose matches are being read.
-    var open = MatchTally.OpenBlock()
+    var open = ReportTally.OpenBlock()
 
-    init(path: String, entrants: [String], tally: MatchTally) {
+    init(path: String, entrants: [String], tally: ReportTally) {
         self.path = path
         names = entrants.map { Array($0.utf8) }
         self.tally = tally
@@ -206,7 +206,7 @@ private struct Parser {
     private mutating func readHeader(_ text: String) throws(InputError) {
         guard let fields = CSV.fields(Substring(text)) else { throw InputError("\(path):\(line): a quoted field is not closed") }
         for name in Self.columns where !fields.contains(name) {
-            throw InputError("\(path): no column '\(name)'; expected the columns \(MatchTally.expected.joined(separator: ",")) and the game's own")
+            throw InputError("\(path): no column '\(name)'; expected the columns \(ReportTally.expected.joined(separator: ",")) and the game's own")
         }
         header = fields
         width = fields.count
@@ -252,7 +252,7 @@ private struct Parser {
                 if tally.firstBlock == nil { tally.firstBlock = b }
                 tally.lastBlock = b
                 tally.close(open)
-                open = MatchTally.OpenBlock(number: b, seatScores: Array(repeating: 0, count: tally.seats), reasonMatches: [], matches: 0)
+                open = ReportTally.OpenBlock(number: b, seatScores: Array(repeating: 0, count: tally.seats), reasonMatches: [], matches: 0)
             }
             let firsts = match.filter { $0.outcome != 2 }.count
             for row in match where row.outcome != 2 {

@@ -4,7 +4,7 @@ import LabCore
 /// A small CSV file of a results folder, read whole: its header and its rows with their
 /// line numbers. Columns are found by name, so a file with extra or reordered columns
 /// still reads; every error names the file, the line and the column.
-package struct CSVTable {
+package struct CSVFile {
     /// A column found in the header.
     package struct Column {
         package var name: String
@@ -55,7 +55,7 @@ package struct CSVTable {
     /// Reads `path`.
     /// - Throws: when the file cannot be read, has no header, or a row is malformed or
     ///   has a different number of fields than the header.
-    package static func read(_ path: String, expected: [String]) throws(InputError) -> CSVTable {
+    package static func read(_ path: String, expected: [String]) throws(InputError) -> CSVFile {
         guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read \(path)") }
         guard let text = String(data: data, encoding: .utf8) else { throw InputError("\(path): not UTF-8 text") }
         var header: [String]?
@@ -78,7 +78,7 @@ package struct CSVTable {
         guard let header else {
             throw InputError("\(path): empty, without a header line; expected the columns \(expected.joined(separator: ","))")
         }
-        return CSVTable(path: path, header: header, rows: rows, expected: expected)
+        return CSVFile(path: path, header: header, rows: rows, expected: expected)
     }
 
     /// The column called `name`.
