@@ -4,8 +4,9 @@
 # the example bots run on and the protocol tests use (python3, python3-jsonschema,
 # nodejs); with --with-browser also Chromium, which the page tests drive headless; with
 # --with-slurm also MUNGE and Slurm (munge, slurm-wlm), which
-# scripts/cluster/slurm-local-test.sh runs a one-node cluster with. Idempotent; quiet
-# when all is there.
+# scripts/cluster/slurm-local-test.sh runs a one-node cluster with; with --with-valgrind
+# also Valgrind and binutils' strip, which scripts/speed-check.sh counts instructions
+# with. Idempotent; quiet when all is there.
 #
 # Without systemd (a container, a CI machine) and without /usr/sbin/policy-rc.d, apt
 # would start the packages' init scripts (munged at least) and leave those daemons
@@ -16,17 +17,23 @@ set -euo pipefail
 need=()
 browser=false
 slurm=false
+valgrind=false
 for option in "$@"; do
   case "$option" in
     --with-browser) browser=true ;;
     --with-slurm) slurm=true ;;
-    *) echo "setup: unknown option '$option'; accepted: --with-browser, --with-slurm" >&2; exit 2 ;;
+    --with-valgrind) valgrind=true ;;
+    *) echo "setup: unknown option '$option'; accepted: --with-browser, --with-slurm, --with-valgrind" >&2; exit 2 ;;
   esac
 done
 # The daemons live in /usr/sbin, which a user's PATH may lack.
 has() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
 if $browser; then
   has chromium || need+=(chromium)
+fi
+if $valgrind; then
+  command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+  command -v strip >/dev/null 2>&1 || need+=(binutils)
 fi
 if $slurm; then
   { has munged && has mungekey; } || need+=(munge)
@@ -79,6 +86,10 @@ if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
 fi
 if $browser; then
   has chromium || { echo "setup: chromium still not found" >&2; exit 1; }
+fi
+if $valgrind; then
+  command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
+  command -v strip >/dev/null 2>&1 || need+=(binutils)
 fi
 if $slurm; then
   for command in munged mungekey slurmctld slurmd sbatch; do

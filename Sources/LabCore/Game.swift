@@ -20,10 +20,34 @@ public protocol Game: Sendable {
 
     /// Deals a new match from a match seed.
     func newMatch(seed: UInt64) -> State
+
+    /// Plays one match (``Match/play(_:seed:strategySeed:match:factories:buffer:observe:timer:)``).
+    /// A game never writes it: the default below is its witness, and a witness is
+    /// compiled in the module that declares the conformance, where the game's type is
+    /// concrete, so the play loop is specialised for every game. Called through a
+    /// generic `G` instead, the loop would reach the state through value witnesses and
+    /// copy it on every turn.
+    func playMatch(seed: UInt64, strategySeed: UInt64?, match: Int, factories: [StrategyFactory<Self>],
+                   buffer: inout ActionBuffer, observe: ((State, Int, State) -> Void)?,
+                   timer: DecisionTimer?) -> (outcome: Outcome, final: State)
 }
 
 extension Game {
     public var teams: [Int] { Array(0..<seatCount) }
+
+    @inlinable
+    public func playMatch(seed: UInt64, strategySeed: UInt64?, match: Int, factories: [StrategyFactory<Self>],
+                          buffer: inout ActionBuffer, observe: ((State, Int, State) -> Void)?,
+                          timer: DecisionTimer?) -> (outcome: Outcome, final: State) {
+        // Two calls, so the untraced one (every tournament match) is compiled without
+        // the trace branch.
+        if let observe {
+            Match.play(self, seed: seed, strategySeed: strategySeed, match: match, factories: factories, buffer: &buffer,
+                       observe: observe, timer: timer)
+        } else {
+            Match.play(self, seed: seed, strategySeed: strategySeed, match: match, factories: factories, buffer: &buffer, timer: timer)
+        }
+    }
 }
 
 /// One match in progress.

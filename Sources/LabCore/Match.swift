@@ -27,7 +27,7 @@ public enum Match {
     ) -> (outcome: Outcome, final: G.State) {
         precondition(strategies.count == game.seatCount, "one strategy per seat")
         // Only a perfect-information strategy (a measuring device) is handed the state.
-        let anyPerfect = strategies.contains { $0 is any PerfectInformationStrategy<G> }
+        let anyPerfect = strategies.contains { $0.readsState }
         let anyFollower = strategies.contains { $0.followsActions }
         var state = game.newMatch(seed: seed)
         var forfeit: Forfeit?
@@ -78,7 +78,7 @@ public enum Match {
     @inlinable @inline(__always)
     static func choose<G: Game>(_ strategies: [any Strategy<G>], seat: Int, anyPerfect: Bool, state: borrowing G.State,
                                 legal: ActionBuffer) -> Int {
-        if anyPerfect, let perfect = strategies[seat] as? any PerfectInformationStrategy<G> {
+        if anyPerfect, strategies[seat].readsState, let perfect = strategies[seat] as? any PerfectInformationStrategy<G> {
             return perfect.chooseAction(state: state, legal: legal)
         }
         return strategies[seat].chooseAction(state.observation(for: seat), legal: legal)

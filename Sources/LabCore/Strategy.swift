@@ -25,6 +25,12 @@ public protocol Strategy<G>: AnyObject {
     /// Told once the match is over (its outcome, a forfeit included); an external bot is
     /// sent `end` here.
     func matchDidEnd(_ outcome: Outcome)
+
+    /// Whether the play loop hands this strategy the whole state: true exactly for a
+    /// ``PerfectInformationStrategy``. A property, so the loop asks it without a runtime
+    /// cast on every match (a cast to `any PerfectInformationStrategy<G>` builds the
+    /// existential's metadata from its mangled name: 40,000 instructions a rail match).
+    var readsState: Bool { get }
 }
 
 extension Strategy {
@@ -32,6 +38,7 @@ extension Strategy {
     public func didApply(_ action: Int, by seat: Int) {}
     public var forfeitKind: ForfeitKind? { nil }
     public func matchDidEnd(_ outcome: Outcome) {}
+    public var readsState: Bool { false }
 }
 
 /// A strategy that reads the true state, hidden parts included. It exists only to
@@ -41,6 +48,10 @@ extension Strategy {
 public protocol PerfectInformationStrategy<G>: Strategy {
     /// Chooses one action from `legal` (never empty) knowing the whole state.
     func chooseAction(state: G.State, legal: ActionBuffer) -> Int
+}
+
+extension PerfectInformationStrategy {
+    public var readsState: Bool { true }
 }
 
 /// What a factory knows when it makes a strategy for one seat of one match.

@@ -90,7 +90,6 @@ struct CalibrateCommand: ParsableCommand {
         let (targetList, levelNames) = try CalibrationRequest.levels(targets: targets, names: names)
         guard matches >= 2 else { throw InputError("--matches \(matches): expected at least 2") }
         guard (1...30).contains(probes) else { throw InputError("--probes \(probes): expected 1...30") }
-        try workers.check()
         let path = out ?? "configs/difficulty/\(entry.name).yaml"
         try output.checkReplaceable(path, what: "the ladder", inputs: [setup.map].compactMap { $0 })
         let referenceSpec = try Catalog.validate(reference, for: entry)

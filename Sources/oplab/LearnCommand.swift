@@ -130,6 +130,27 @@ struct LearnCommand: ParsableCommand {
         }
     }
 
+    /// The flags' own values, checked before the game is looked up or anything is read.
+    func validate() throws {
+        try validatingFlags { () throws(InputError) in
+            guard generations >= 1 && generations <= 100_000 else { throw InputError("--generations \(generations): expected 1...100000") }
+            guard games >= 1 && games <= 1_000_000 else { throw InputError("--games \(games): expected 1...1000000") }
+            guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }
+            guard exploreMoves >= 0 && exploreMoves <= 100_000 else { throw InputError("--explore-moves \(exploreMoves): expected 0...100000") }
+            guard considered >= 1 && considered <= 256 else { throw InputError("--considered \(considered): expected 1...256") }
+            guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(String(format: "%g", cscale)): expected 0.001...100")  }
+            guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
+            guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
+            guard window >= 1 && window <= 1_000 else { throw InputError("--window \(window): expected 1...1000 generations") }
+            guard steps >= 0 && steps <= 10_000_000 else { throw InputError("--steps \(steps): expected 0...10000000") }
+            guard batch >= 1 && batch <= 65_536 else { throw InputError("--batch \(batch): expected 1...65536") }
+            guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
+            guard gateBlocks >= 0 && gateBlocks <= 1_000_000 else { throw InputError("--gate-blocks \(gateBlocks): expected 0...1000000 (0: no gate)") }
+            guard anchorBlocks >= 0 && anchorBlocks <= 1_000_000 else { throw InputError("--anchor-blocks \(anchorBlocks): expected 0...1000000") }
+            guard !(resume && output.force) else { throw InputError("--resume and --force exclude each other") }
+        }
+    }
+
     /// The flags checked, before anything is written.
     func parse() throws(InputError) -> (any GameEntry, LearnRequest, LearnOptions) {
         let entry = try Catalog.game(named: game)
@@ -138,22 +159,6 @@ struct LearnCommand: ParsableCommand {
         }
         try setup.checkMap(for: entry)
         try entry.checkRules(try setup.rulePairs())
-        guard generations >= 1 && generations <= 100_000 else { throw InputError("--generations \(generations): expected 1...100000") }
-        guard games >= 1 && games <= 1_000_000 else { throw InputError("--games \(games): expected 1...1000000") }
-        guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }
-        guard exploreMoves >= 0 && exploreMoves <= 100_000 else { throw InputError("--explore-moves \(exploreMoves): expected 0...100000") }
-        guard considered >= 1 && considered <= 256 else { throw InputError("--considered \(considered): expected 1...256") }
-        guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(String(format: "%g", cscale)): expected 0.001...100")  }
-        guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
-        guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
-        guard window >= 1 && window <= 1_000 else { throw InputError("--window \(window): expected 1...1000 generations") }
-        guard steps >= 0 && steps <= 10_000_000 else { throw InputError("--steps \(steps): expected 0...10000000") }
-        guard batch >= 1 && batch <= 65_536 else { throw InputError("--batch \(batch): expected 1...65536") }
-        guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
-        guard gateBlocks >= 0 && gateBlocks <= 1_000_000 else { throw InputError("--gate-blocks \(gateBlocks): expected 0...1000000 (0: no gate)") }
-        guard anchorBlocks >= 0 && anchorBlocks <= 1_000_000 else { throw InputError("--anchor-blocks \(anchorBlocks): expected 0...1000000") }
-        try workers.check()
-        guard !(resume && output.force) else { throw InputError("--resume and --force exclude each other") }
         var request = LearnRequest(game: entry.name)
         request.rules = try setup.ruleSettings()
         request.map = setup.map

@@ -55,10 +55,13 @@ struct ThreadsOption: ParsableArguments {
     @Option(parsing: .unconditional, help: "Worker threads (0 = every core, the default).", transform: CommandLineNumbers.integer)
     var threads: Int = 0
 
-    /// Refuses a thread count outside 0...``CommandLineNumbers/maxThreads``.
-    func check() throws(InputError) {
-        guard (0...CommandLineNumbers.maxThreads).contains(threads) else {
-            throw InputError("--threads \(threads): expected 0 (every core) to \(CommandLineNumbers.maxThreads)")
+    /// Refuses a thread count outside 0...``CommandLineNumbers/maxThreads`` (ArgumentParser
+    /// validates an option group with the command that holds it).
+    func validate() throws {
+        try validatingFlags { () throws(InputError) in
+            guard (0...CommandLineNumbers.maxThreads).contains(threads) else {
+                throw InputError("--threads \(threads): expected 0 (every core) to \(CommandLineNumbers.maxThreads)")
+            }
         }
     }
 }

@@ -96,17 +96,22 @@ struct SPRTCommand: ParsableCommand {
         }
     }
 
+    /// The test's settings, checked before the game is looked up.
+    func validate() throws {
+        try validatingFlags { () throws(InputError) in
+            for (flag, elo) in [("--elo0", elo0), ("--elo1", elo1)] where !elo.isFinite {
+                throw InputError("\(flag) \(elo): expected a finite Elo difference")
+            }
+            guard elo1 > elo0 else { throw InputError("--elo1 \(elo1) must be above --elo0 \(elo0)") }
+            guard alpha > 0 && alpha < 0.5 else { throw InputError("--alpha \(alpha): expected a number in (0, 0.5)") }
+            guard beta > 0 && beta < 0.5 else { throw InputError("--beta \(beta): expected a number in (0, 0.5)") }
+            guard maxMatches >= 2 else { throw InputError("--max-matches \(maxMatches): expected at least 2 (one block)") }
+        }
+    }
+
     /// The flags checked: the test's settings, and the head-to-head of the candidate
     /// against the baseline, planned.
     func parse() throws(InputError) -> (SPRTSettings, TournamentPlan) {
-        for (flag, elo) in [("--elo0", elo0), ("--elo1", elo1)] where !elo.isFinite {
-            throw InputError("\(flag) \(elo): expected a finite Elo difference")
-        }
-        guard elo1 > elo0 else { throw InputError("--elo1 \(elo1) must be above --elo0 \(elo0)") }
-        guard alpha > 0 && alpha < 0.5 else { throw InputError("--alpha \(alpha): expected a number in (0, 0.5)") }
-        guard beta > 0 && beta < 0.5 else { throw InputError("--beta \(beta): expected a number in (0, 0.5)") }
-        guard maxMatches >= 2 else { throw InputError("--max-matches \(maxMatches): expected at least 2 (one block)") }
-        try workers.check()
         let settings = SPRTSettings(elo0: elo0, elo1: elo1, alpha: alpha, beta: beta, model: model)
         let config = TournamentConfig.headToHead(
             name: "sprt-\(game.filter { $0.isLetter || $0.isNumber })", game: game, rules: try setup.ruleSettings(), map: setup.map,

@@ -57,6 +57,10 @@ struct TournamentCommand: ParsableCommand {
     func validate() throws {
         if resume && output.force { throw ValidationError("--resume and --force exclude each other") }
         if dropDamaged && !resume { throw ValidationError("--drop-damaged applies to --resume only (it cuts a damaged matches.csv.gz of the run resumed)") }
+        try validatingFlags { () throws(InputError) in
+            try CommandLineNumbers.checkThreads(threads)
+            if let blocks, blocks < 1 { throw InputError("--blocks \(blocks): expected 1 or more") }
+        }
     }
 
     func run() throws {
@@ -78,8 +82,6 @@ struct TournamentCommand: ParsableCommand {
 
     /// The config with the flags' overrides, planned, and how to run it.
     func parse() throws(InputError) -> (TournamentPlan, RunOptions) {
-        try CommandLineNumbers.checkThreads(threads)
-        if let blocks, blocks < 1 { throw InputError("--blocks \(blocks): expected 1 or more") }
         var document = try ConfigLoader.load(path: config)
         if let blocks { document = document.overriding(blocks: blocks) }
         if let seed { document = document.overriding(seed: seed) }
@@ -171,12 +173,18 @@ func reportAfterRun(_ directory: String, quiet: Bool, page: Bool) throws {
     do {
         let lock = try ResultsLock(directory: directory)  // already held by a tournament: re-entrant
         defer { withExtendedLifetime(lock) {} }
-        let drawn = try reportPage(directory: directory)
+        // The page only when asked for: --no-report reads the rows for the findings and
+        // draws nothing.
+        let drawn = page ? try reportPage(directory: directory) : nil
+        let findings: [Finding]
+        if let drawn { findings = drawn.findings } else {
+            findings = try TournamentReport.findings(directory: directory, documentedCPU: documentedCPU(of: directory))
+        }
         // The run's own files, in the folder it holds: written whole.
-        try Files.writeAtomically(Finding.csv(drawn.findings), to: directory + "/findings.csv")
-        printOutput(drawn.findings.isEmpty ? "findings: no verdict at the 95 % level" : "findings (95 % level):")
-        for finding in drawn.findings { printOutput("  - " + finding.text) }
-        if page {
+        try Files.writeAtomically(Finding.csv(findings), to: directory + "/findings.csv")
+        printOutput(findings.isEmpty ? "findings: no verdict at the 95 % level" : "findings (95 % level):")
+        for finding in findings { printOutput("  - " + finding.text) }
+        if let drawn {
             let path = directory + "/report.html"
             try Files.writeAtomically(drawn.html, to: path)
             if !quiet { printError("report: \(path)") }

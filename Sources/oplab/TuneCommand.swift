@@ -172,7 +172,6 @@ struct TuneCommand: ParsableCommand {
         if objectives.count > 1 && objectives.contains(.max) {
             throw InputError("--objective: max tunes one strategy; several objectives must all be target=P (a ladder)")
         }
-        try workers.check()
         let folder = out ?? "results/tune-\(entry.name)-\(spec.name)"
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && !isFolder.boolValue {

@@ -194,6 +194,9 @@ struct MCTSTests {
         let strategies: [any Strategy<QuortexGame>] = [perfect, MCTS(StrategyContext(game: game, seat: 1, seed: 1), settings: MCTSSettings())]
         #expect(strategies[0] is any PerfectInformationStrategy<QuortexGame>)
         #expect(!(strategies[1] is any PerfectInformationStrategy<QuortexGame>))
+        // What the play loop asks instead of casting: the same answer.
+        #expect(strategies.map(\.readsState) == [true, false])
+        #expect(!EpsilonStrategy<QuortexGame>(inner: perfect, epsilon: 0.5, seed: 1).readsState)
     }
 }
 

@@ -35,6 +35,13 @@ public enum TournamentReport {
         let findings = Findings.of(folder, documentedCPU: documentedCPU)
         return (ReportPage(folder: folder, findings: findings).html(), findings)
     }
+
+    /// The findings alone (`oplab tournament --no-report`): the folder read without its
+    /// board pictures, and no page drawn.
+    public static func findings(directory: String, snapshot: ReportSnapshot? = nil,
+                                documentedCPU: String? = nil) throws(InputError) -> [Finding] {
+        Findings.of(try ResultsFolder(path: directory, drawings: [], snapshot: snapshot), documentedCPU: documentedCPU)
+    }
 }
 
 /// What the page of an unfinished run is drawn from: its complete blocks so far
