@@ -83,7 +83,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Pictures", "LabCore", "Tournament", "RailGame", "Quortex"],
                     swiftSettings: strict),
-        .testTarget(name: "OplabCLITests", dependencies: ["oplab"], exclude: ["Bots"], swiftSettings: strict),
+        .testTarget(name: "OplabCLITests", dependencies: ["oplab", "LabCore"], exclude: ["Bots"], swiftSettings: strict),
     ] + games.flatMap { game -> [Target] in [
         .target(name: game, dependencies: ["LabCore", "Pictures"], swiftSettings: strict, plugins: embedding.contains(game) ? ["EmbedConfigs"] : []),
         .testTarget(name: game + "Tests", dependencies: [.target(name: game), "LabCore", "Pictures", "Search", "GameConformance"], swiftSettings: strict),

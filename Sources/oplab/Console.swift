@@ -1,34 +1,16 @@
 import ArgumentParser
 import Foundation
 import LabCore
-import Synchronization
 
-/// Where the command line's lines go: stdout and stderr, or a ``Transcript`` when a
-/// caller runs `oplab` in-process (``OpLab/execute(_:)`` inside
-/// `Console.$transcript.withValue`, as the command-line tests do for every refusal: a
-/// bad flag, value, config or file is checked without launching the binary).
-enum Console {
-    /// The transcript of the calling task, if it runs the command line in-process.
-    @TaskLocal static var transcript: Transcript?
-}
-
-/// What an in-process run printed: its standard output and standard error.
-final class Transcript: Sendable {
-    private let text = Mutex((out: "", err: ""))
-
-    var stdout: String { text.withLock { $0.out } }
-    var stderr: String { text.withLock { $0.err } }
-
-    func append(out line: String) { text.withLock { $0.out += line } }
-    func append(err line: String) { text.withLock { $0.err += line } }
-}
-
-/// Prints `text` and a newline on stdout (or the in-process transcript).
+/// Prints `text` and a newline on stdout, or into the task's capture when a caller runs
+/// `oplab` in-process (``OpLab/execute(_:)`` inside `Diagnostics.$capture.withValue`, as
+/// the command-line tests do for every refusal: a bad flag, value, config or file is
+/// checked without launching the binary).
 func printOutput(_ text: String) {
-    if let transcript = Console.transcript { transcript.append(out: text + "\n") } else { print(text) }
+    if let capture = Diagnostics.capture { capture.append(out: text + "\n") } else { print(text) }
 }
 
-/// Prints `text` and a newline on stderr (or the in-process transcript).
+/// Prints `text` and a newline on stderr (or into the task's capture).
 func printError(_ text: String) {
     Diagnostics.write(text + "\n")
 }
@@ -40,12 +22,6 @@ extension OpLab {
     /// and the version go to stdout with status 0, as ArgumentParser's `exit(withError:)`
     /// sends them. `main` exits with it; the tests call it in-process.
     static func execute(_ arguments: [String]) -> Int32 {
-        guard let transcript = Console.transcript else { return executeHere(arguments) }
-        // The library's notes and warnings (resuming, replacing, a bot's warnings) too.
-        return Diagnostics.$sink.withValue({ transcript.append(err: $0) }) { executeHere(arguments) }
-    }
-
-    private static func executeHere(_ arguments: [String]) -> Int32 {
         if let refusal = unknownCommand(arguments) {
             printError(refusal)
             return 2

@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 @testable import oplab
 import Testing
 
@@ -144,16 +145,16 @@ struct CLITests {
 }
 
 /// Runs `oplab` with `arguments` from `directory` (the package root unless a test says
-/// otherwise): in-process (``OpLab/execute(_:)``, its output captured in a transcript)
+/// otherwise): in-process (``OpLab/execute(_:)``, its output captured)
 /// when `directory` is this process's current folder, else the built binary as a
 /// process (what runs from another folder). What only a process shows (signals, kill -9,
 /// a second writer, bots' processes, the browser) the tests launch themselves.
 func runArray(_ arguments: [String], in directory: String = packageRoot) throws -> Run {
     let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
     if URL(fileURLWithPath: directory).standardizedFileURL.path == here {
-        let transcript = Transcript()
-        let status = Console.$transcript.withValue(transcript) { OpLab.execute(arguments) }
-        return Run(status: status, stdout: transcript.stdout, stderr: transcript.stderr)
+        let capture = Capture()
+        let status = Diagnostics.$capture.withValue(capture) { OpLab.execute(arguments) }
+        return Run(status: status, stdout: capture.stdout, stderr: capture.stderr)
     }
     let run = try runProcess(try oplabBinary(), arguments, in: directory)
     return Run(status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self), stderr: run.stderr)
