@@ -87,12 +87,18 @@ struct BotCheckCommand: ParsableCommand {
         if !findings.conformant { throw ExitCode(1) }
     }
 
+    /// The check's own numbers, checked before the game is looked up.
+    func validate() throws {
+        try validatingFlags { () throws(InputError) in
+            guard (1...100_000).contains(matches) else { throw InputError("--matches: expected an integer in 1...100000, found \(matches)") }
+            guard (1...3_600_000).contains(timeout) else { throw InputError("--timeout: expected milliseconds in 1...3600000, found \(timeout)") }
+            guard (1...3_600_000).contains(startup) else { throw InputError("--startup: expected milliseconds in 1...3600000, found \(startup)") }
+        }
+    }
+
     /// The flags checked: the check to run.
     func parse() throws(InputError) -> BotCheck {
         let entry = try Catalog.game(named: game)
-        guard (1...100_000).contains(matches) else { throw InputError("--matches: expected an integer in 1...100000, found \(matches)") }
-        guard (1...3_600_000).contains(timeout) else { throw InputError("--timeout: expected milliseconds in 1...3600000, found \(timeout)") }
-        guard (1...3_600_000).contains(startup) else { throw InputError("--startup: expected milliseconds in 1...3600000, found \(startup)") }
         try setup.checkMap(for: entry)
         var opts: [(key: String, value: String)] = []
         for text in options {

@@ -60,6 +60,14 @@ struct CalibrateCommand: ParsableCommand {
 
     @OptionGroup var output: OutputFlags
 
+    /// The measurement's own numbers, checked before the game is looked up.
+    func validate() throws {
+        try validatingFlags { () throws(InputError) in
+            guard matches >= 2 else { throw InputError("--matches \(matches): expected at least 2") }
+            guard (1...30).contains(probes) else { throw InputError("--probes \(probes): expected 1...30") }
+        }
+    }
+
     func run() throws {
         try reportingInputErrors {
             let (request, knob, rules, path) = try parse()
@@ -88,8 +96,6 @@ struct CalibrateCommand: ParsableCommand {
             throw InputError("--range \(range): expected LO..HI with LO < HI inside \(self.knob)'s \(knob.accepted)")
         }
         let (targetList, levelNames) = try CalibrationRequest.levels(targets: targets, names: names)
-        guard matches >= 2 else { throw InputError("--matches \(matches): expected at least 2") }
-        guard (1...30).contains(probes) else { throw InputError("--probes \(probes): expected 1...30") }
         let path = out ?? "configs/difficulty/\(entry.name).yaml"
         try output.checkReplaceable(path, what: "the ladder", inputs: [setup.map].compactMap { $0 })
         let referenceSpec = try Catalog.validate(reference, for: entry)

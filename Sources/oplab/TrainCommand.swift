@@ -100,6 +100,20 @@ struct TrainCommand: ParsableCommand {
         }
     }
 
+    /// The training's own numbers, checked before the game is looked up.
+    func validate() throws {
+        try validatingFlags { () throws(InputError) in
+            guard matches >= 1 else { throw InputError("--matches \(matches): expected at least 1") }
+            guard (1...10_000).contains(epochs) else { throw InputError("--epochs \(epochs): expected 1...10000") }
+            guard (1...1_000).contains(positions) else { throw InputError("--positions \(positions): expected 1...1000") }
+            guard (0...1).contains(randomMoves) else { throw InputError("--random-moves \(randomMoves): expected a number in 0...1") }
+            guard (1...65_536).contains(batch) else { throw InputError("--batch \(batch): expected 1...65536") }
+            guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
+            guard (0...1).contains(weightDecay) else { throw InputError("--weight-decay \(weightDecay): expected a number in 0...1") }
+            guard (0...0.5).contains(validation) else { throw InputError("--validation \(validation): expected a number in 0...0.5") }
+        }
+    }
+
     /// The flags checked, in the order a user reads them: the game, the training asked
     /// of it and the rules.
     func parse() throws(InputError) -> (entry: any GameEntry, request: TrainingRequest, rules: [(key: String, value: String)]) {
@@ -109,14 +123,6 @@ struct TrainCommand: ParsableCommand {
         }
         try setup.checkMap(for: entry)
         let widths = try Self.parseHidden(hidden)
-        guard matches >= 1 else { throw InputError("--matches \(matches): expected at least 1") }
-        guard (1...10_000).contains(epochs) else { throw InputError("--epochs \(epochs): expected 1...10000") }
-        guard (1...1_000).contains(positions) else { throw InputError("--positions \(positions): expected 1...1000") }
-        guard (0...1).contains(randomMoves) else { throw InputError("--random-moves \(randomMoves): expected a number in 0...1") }
-        guard (1...65_536).contains(batch) else { throw InputError("--batch \(batch): expected 1...65536") }
-        guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
-        guard (0...1).contains(weightDecay) else { throw InputError("--weight-decay \(weightDecay): expected a number in 0...1") }
-        guard (0...0.5).contains(validation) else { throw InputError("--validation \(validation): expected a number in 0...0.5") }
         let workers = threads ?? ProcessInfo.processInfo.activeProcessorCount
         guard (1...1_024).contains(workers) else { throw InputError("--threads \(workers): expected 1...1024") }
         guard out.hasSuffix(".model") else { throw InputError("--out \(out): a model file name ends in .model") }
