@@ -111,14 +111,14 @@ struct QuortexFeatureTests {
         #expect(QuortexFeatures.gameName == QuortexGame.name)
     }
 
-    @Test("The policy models' features (version 3) leave the board as it lies: both seats see the same cells, the value models' version turns seat 1's")
+    @Test("The policy models' features (version 4) leave the board as it lies: both seats see the same cells, the value models' version turns seat 1's")
     func policyFeaturesUnturned() throws {
         let positions = try Self.randomPositions(seats: 2, seed: 11)
         let state = positions[positions.count / 2]
         let board = state.setup.board
         let policy = QuortexPolicyFeatures(board: board), value = QuortexFeatures(board: board)
-        #expect(QuortexPolicyFeatures.featureVersion == 3 && QuortexFeatures.featureVersion == 1)
-        #expect(policy.featureCount == value.featureCount + board.cells.count * 6 * 8 && policy.actionFeatures == 8)
+        #expect(QuortexPolicyFeatures.featureVersion == 4 && QuortexFeatures.featureVersion == 1)
+        #expect(policy.featureCount == value.featureCount + board.cells.count * 6 * 10 && policy.actionFeatures == 10)
         #expect(policy.layoutKey == value.layoutKey && policy.featureNames.count == policy.featureCount)
         func encode<E: FeatureEncoder>(_ e: E, seat: Int) -> [Float] where E.Observation == QuortexObservation {
             var out = [Float](repeating: .nan, count: e.featureCount)
@@ -149,7 +149,7 @@ struct QuortexFeatureTests {
             state.legalActions(into: &buffer)
             let legal = Set((0..<buffer.count).map { buffer[$0] })
             for id in 0..<(board.cells.count * 6) {
-                let phi = Array(actions[(id * 8)..<(id * 8 + 8)])
+                let phi = Array(actions[(id * 10)..<(id * 10 + 10)])
                 guard legal.contains(id) else {
                     // An occupied cell (its "empty" input 0, the board as it lies) has none.
                     if f[16 * (id / 6)] == 0 { #expect(phi.allSatisfy { $0 == 0 }) }
@@ -181,6 +181,32 @@ struct QuortexFeatureTests {
         }
         #expect(checked > 100)
         if seats == 2 { #expect(wins > 0, "some placement completes a flow") }
+    }
+
+    @Test("Version 4's verdict: the reference AI's own choice is marked best and 0 below it; the other placements it considers by how far below they score",
+          arguments: [11, 12, 13])
+    func referenceVerdict(seed: Int) throws {
+        var checked = 0, belowSeen = 0
+        for state in try Self.randomPositions(seats: 2, seed: UInt64(seed)) where !state.isTerminal {
+            let board = state.setup.board
+            let policy = QuortexPolicyFeatures(board: board), value = QuortexFeatures(board: board)
+            let view = state.observation(for: state.currentSeat)
+            var f = [Float](repeating: .nan, count: policy.featureCount)
+            f.withUnsafeMutableBufferPointer { policy.encode(view, into: $0) }
+            var buffer = ActionBuffer()
+            state.legalActions(into: &buffer)
+            let chosen = QuortexReferenceAI().chooseAction(view, legal: buffer)
+            let at = value.featureCount + chosen * 10
+            #expect(f[at + 8] == 1 && f[at + 9] == 0, "turn \(state.turn): the reference's choice \(chosen) reads \(f[at + 8]), \(f[at + 9])")
+            for i in 0..<buffer.count where f[value.featureCount + buffer[i] * 10 + 8] == 0 {
+                let below = f[value.featureCount + buffer[i] * 10 + 9]
+                // 0 only on a cell the reference does not consider.
+                #expect(below >= 0 && below <= 1, "turn \(state.turn), action \(buffer[i]): \(below) below the best")
+                if below > 0 { belowSeen += 1 }
+            }
+            checked += 1
+        }
+        #expect(checked > 10 && belowSeen > 0)
     }
 
     // MARK: Hidden information

@@ -25,10 +25,7 @@ public final class QuortexReferenceAI: Strategy {
         let viewpoint = PlacementEffect.Viewpoint(observation)
         let type = Int(observation.tile)
 
-        var nearOccupied: CellSet = 0
-        var occ = observation.occupied
-        while occ != 0 { nearOccupied |= board.neighbourSets[occ.trailingZeroBitCount]; occ &= occ &- 1 }
-        let allowedCells = setup.referenceCandidateCells | nearOccupied
+        let allowedCells = observation.referenceCells
         var anyCandidate = false
         for i in 0..<legal.count where allowedCells & (CellSet(1) << (legal[i] / 6)) != 0 { anyCandidate = true; break }
         let filter = anyCandidate ? allowedCells : board.allCells
@@ -73,6 +70,16 @@ public final class QuortexReferenceAI: Strategy {
 }
 
 extension QuortexObservation {
+    /// The cells the reference AI considers (the published AI's filter): on the start
+    /// edge of a seat in play, or next to an occupied cell.
+    var referenceCells: CellSet {
+        let board = setup.board
+        var near: CellSet = 0
+        var occupied = occupied
+        while occupied != 0 { near |= board.neighbourSets[occupied.trailingZeroBitCount]; occupied &= occupied &- 1 }
+        return setup.referenceCandidateCells | near
+    }
+
     @inline(__always)
     func withPosition<R>(_ body: (BoardTables, UnsafePointer<UInt8>, CellSet) -> R) -> R {
         QuortexBoard.withPosition(setup.board, cells: cells, occupied: occupied, body)
@@ -80,7 +87,7 @@ extension QuortexObservation {
 }
 
 /// What placing a tile on a cell does, as the reference AI measures it (and Quortex's
-/// policy features, version 3, describe each action by).
+/// policy features, versions 3 and 4, describe each action by).
 enum PlacementEffect {
     /// It completes a flow: the observer's side's (`mine`), another's (`other`), or both.
     case completes(mine: Bool, other: Bool)
