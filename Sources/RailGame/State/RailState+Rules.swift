@@ -15,13 +15,22 @@ extension RailState {
 
     @usableFromInline
     func fillLegalActions(into buffer: inout ActionBuffer) {
-        buffer.removeAll()
-        guard !isTerminal else { return }
+        guard !isTerminal else { buffer.removeAll(); return }
         let seat = currentSeat
-        if canDrawCard(seat) { buffer.append(RailAction.drawCard) }
-        if canDrawMission(seat) { buffer.append(RailAction.drawMission) }
-        appendBuilds(seat, into: &buffer)
-        if buffer.isEmpty { buffer.append(RailAction.pass) }
+        let (card, mission) = (canDrawCard(seat), canDrawMission(seat))
+        // Written in place: an append per action checked the buffer's uniqueness each time.
+        buffer.fill(upTo: actionSpaceSize) { out in
+            var n = 0
+            if card { out[n] = Int32(RailAction.drawCard); n &+= 1 }
+            if mission { out[n] = Int32(RailAction.drawMission); n &+= 1 }
+            forEachBuild(seat) { action in
+                out[n] = Int32(truncatingIfNeeded: action)
+                n &+= 1
+                return true
+            }
+            if n == 0 { out[0] = Int32(RailAction.pass); n = 1 }
+            return n
+        }
     }
 
     /// Draw a card: fewer than 6 cards in hand and a non-empty deck.
@@ -32,14 +41,6 @@ extension RailState {
     /// Draw a mission: fewer than 2 slots in use and a non-empty mission deck.
     @inline(__always) func canDrawMission(_ seat: Int) -> Bool {
         Int(table.slotsUsed[seat]) < RailPublicState.slotsPerSeat && table.missionDeckCount > 0
-    }
-
-    /// Appends every build `seat` may make (see ``forEachBuild(_:_:)``).
-    func appendBuilds(_ seat: Int, into buffer: inout ActionBuffer) {
-        forEachBuild(seat) { action in
-            buffer.append(action)
-            return true
-        }
     }
 
     /// Calls `body` with every build action `seat` may make, in railroad order, until it
