@@ -1,6 +1,9 @@
 import LabCore
 
-/// The play loop of one game, as a table holds it.
+/// The play loop of one game, as a table holds it: a closure made where the entry knows
+/// the game, holding the game and its factories. A generic `Table<G>` calling
+/// `game.playMatch` on its own stored game instead reaches it through `G`'s value
+/// witnesses on every match (measured: 1,200 to 1,700 more instructions a Quortex match).
 typealias PlayLoop<G: Game> = @Sendable (_ seed: UInt64, _ strategySeed: UInt64?, _ match: Int, _ buffer: inout ActionBuffer,
                                          _ observe: ((G.State, Int, G.State) -> Void)?,
                                          _ timer: DecisionTimer?) -> (outcome: Outcome, final: G.State)

@@ -89,7 +89,7 @@ struct BotCheckCommand: ParsableCommand {
 
     /// The check's own numbers, checked before the game is looked up.
     func validate() throws {
-        try validatingFlags { () throws(InputError) in
+        try reportingInputErrors {
             guard (1...100_000).contains(matches) else { throw InputError("--matches: expected an integer in 1...100000, found \(matches)") }
             guard (1...3_600_000).contains(timeout) else { throw InputError("--timeout: expected milliseconds in 1...3600000, found \(timeout)") }
             guard (1...3_600_000).contains(startup) else { throw InputError("--startup: expected milliseconds in 1...3600000, found \(startup)") }

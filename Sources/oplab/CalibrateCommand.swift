@@ -62,7 +62,7 @@ struct CalibrateCommand: ParsableCommand {
 
     /// The measurement's own numbers, checked before the game is looked up.
     func validate() throws {
-        try validatingFlags { () throws(InputError) in
+        try reportingInputErrors {
             guard matches >= 2 else { throw InputError("--matches \(matches): expected at least 2") }
             guard (1...30).contains(probes) else { throw InputError("--probes \(probes): expected 1...30") }
         }

@@ -132,7 +132,7 @@ struct LearnCommand: ParsableCommand {
 
     /// The flags' own values, checked before the game is looked up or anything is read.
     func validate() throws {
-        try validatingFlags { () throws(InputError) in
+        try reportingInputErrors {
             guard generations >= 1 && generations <= 100_000 else { throw InputError("--generations \(generations): expected 1...100000") }
             guard games >= 1 && games <= 1_000_000 else { throw InputError("--games \(games): expected 1...1000000") }
             guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }

@@ -29,19 +29,9 @@ struct OpLab: ParsableCommand {
     }
 }
 
-/// `validate()`'s body: checks of the flags' own values (ranges, combinations), made by
-/// ArgumentParser after parsing and before `run()`; a refusal is one line, `error:
-/// --sims 0: expected 1...100000 simulations`, and exit status 2, as every bad input's.
-func validatingFlags(_ checks: () throws(InputError) -> Void) throws {
-    do {
-        try checks()
-    } catch {
-        printError("error: \(error.message)")
-        throw ExitCode(2)
-    }
-}
-
 /// Runs `body`; bad input is printed as `error: ...` on stderr and exits with status 2.
+/// `run()` wraps its work in it, and `validate()` its checks of the flags' own values
+/// (ranges, combinations), which ArgumentParser makes after parsing and before `run()`.
 func reportingInputErrors(_ body: () throws -> Void) throws {
     do {
         try body()

@@ -58,7 +58,7 @@ struct ThreadsOption: ParsableArguments {
     /// Refuses a thread count outside 0...``CommandLineNumbers/maxThreads`` (ArgumentParser
     /// validates an option group with the command that holds it).
     func validate() throws {
-        try validatingFlags { () throws(InputError) in
+        try reportingInputErrors {
             guard (0...CommandLineNumbers.maxThreads).contains(threads) else {
                 throw InputError("--threads \(threads): expected 0 (every core) to \(CommandLineNumbers.maxThreads)")
             }

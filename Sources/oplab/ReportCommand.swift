@@ -75,7 +75,7 @@ func writeReport(directory: String, out: String? = nil) throws(InputError) -> St
 /// into a scratch folder; the results folder is only read).
 func reportPage(directory: String) throws(InputError) -> (html: String, findings: [Finding]) {
     let record = try? RunRecord.read(from: directory)
-    let documented = documentedCPU(of: directory, record: record)
+    let documented = documentedCPU(of: record)
     guard let record, record.status == .running || record.status == .interrupted else {
         return try TournamentReport.page(directory: directory, drawings: Catalog.boardDrawings, documentedCPU: documented)
     }
@@ -92,11 +92,10 @@ func reportPage(directory: String) throws(InputError) -> (html: String, findings
                                      documentedCPU: documented)
 }
 
-/// The documented CPU of the game a results folder's run played (nil when its run.json
-/// cannot be read or names no game the catalog knows).
-func documentedCPU(of directory: String, record: RunRecord?? = nil) -> String? {
-    let record = record ?? (try? RunRecord.read(from: directory))
-    return record.flatMap { try? Catalog.game(named: $0.config.game) }?.documentedCPU
+/// The documented CPU of the game a run played (nil without its run.json, or for a game
+/// the catalog does not know).
+func documentedCPU(of record: RunRecord?) -> String? {
+    record.flatMap { try? Catalog.game(named: $0.config.game) }?.documentedCPU
 }
 
 /// Writes `text` to `path` whole or not at all (``Files/writeAtomically(_:to:)``), after

@@ -98,7 +98,7 @@ struct SPRTCommand: ParsableCommand {
 
     /// The test's settings, checked before the game is looked up.
     func validate() throws {
-        try validatingFlags { () throws(InputError) in
+        try reportingInputErrors {
             for (flag, elo) in [("--elo0", elo0), ("--elo1", elo1)] where !elo.isFinite {
                 throw InputError("\(flag) \(elo): expected a finite Elo difference")
             }

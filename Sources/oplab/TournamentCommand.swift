@@ -57,7 +57,7 @@ struct TournamentCommand: ParsableCommand {
     func validate() throws {
         if resume && output.force { throw ValidationError("--resume and --force exclude each other") }
         if dropDamaged && !resume { throw ValidationError("--drop-damaged applies to --resume only (it cuts a damaged matches.csv.gz of the run resumed)") }
-        try validatingFlags { () throws(InputError) in
+        try reportingInputErrors {
             try CommandLineNumbers.checkThreads(threads)
             if let blocks, blocks < 1 { throw InputError("--blocks \(blocks): expected 1 or more") }
         }
@@ -178,7 +178,7 @@ func reportAfterRun(_ directory: String, quiet: Bool, page: Bool) throws {
         let drawn = page ? try reportPage(directory: directory) : nil
         let findings: [Finding]
         if let drawn { findings = drawn.findings } else {
-            findings = try TournamentReport.findings(directory: directory, documentedCPU: documentedCPU(of: directory))
+            findings = try TournamentReport.findings(directory: directory, documentedCPU: documentedCPU(of: try? RunRecord.read(from: directory)))
         }
         // The run's own files, in the folder it holds: written whole.
         try Files.writeAtomically(Finding.csv(findings), to: directory + "/findings.csv")

@@ -102,7 +102,7 @@ struct TrainCommand: ParsableCommand {
 
     /// The training's own numbers, checked before the game is looked up.
     func validate() throws {
-        try validatingFlags { () throws(InputError) in
+        try reportingInputErrors {
             guard matches >= 1 else { throw InputError("--matches \(matches): expected at least 1") }
             guard (1...10_000).contains(epochs) else { throw InputError("--epochs \(epochs): expected 1...10000") }
             guard (1...1_000).contains(positions) else { throw InputError("--positions \(positions): expected 1...1000") }

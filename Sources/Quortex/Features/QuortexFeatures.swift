@@ -332,11 +332,12 @@ public struct QuortexPolicyFeatures: FeatureEncoder {
                         let at = (cell * 6 + rotation) * k
                         let links = Links(cell: cell, code: type * 6 + rotation, ends: ends, partner: t.partner)
                         let a: Int?, e: Int?
-                        switch PlacementEffect.of(links, cell: cell, graph: graph, empty: empty, setup: setup, viewpoint: viewpoint) {
+                        let effect = PlacementEffect.of(links, cell: cell, graph: graph, empty: empty, setup: setup, viewpoint: viewpoint)
+                        switch effect {
                         case .completes(let mine, let other):
                             if mine { f[at] = 1 }
                             if other { f[at + 1] = 1 }
-                            scores[cell * 6 + rotation] = mine ? 100_000 : -200_000
+                            scores[cell * 6 + rotation] = effect.referenceScore
                             continue
                         case .routes(let routeA, let routeE):
                             (a, e) = (routeA, routeE)
@@ -346,7 +347,7 @@ public struct QuortexPolicyFeatures: FeatureEncoder {
                         if e == 1 { f[at + 4] = 1 }
                         if let a, let e {
                             f[at + 7] = Float(e * e - 2 * a * a) / (2 * rows * rows)
-                            scores[cell * 6 + rotation] = QuortexReferenceAI.score(a: a, e: e)
+                            scores[cell * 6 + rotation] = effect.referenceScore
                         }
                     }
                 }

@@ -42,11 +42,7 @@ public final class QuortexReferenceAI: Strategy {
                 guard filter & (CellSet(1) << cell) != 0 else { continue }
                 if cell != endsCell { ends = CellEnds(t, cells, cell: cell); endsCell = cell }
                 let links = Links(cell: cell, code: type * 6 + rotation, ends: ends, partner: t.partner)
-                let score: Int
-                switch PlacementEffect.of(links, cell: cell, graph: graph, empty: empty, setup: setup, viewpoint: viewpoint) {
-                case .completes(let mine, _): score = mine ? 100_000 : -200_000
-                case .routes(let a, let e): score = Self.score(a: a, e: e)
-                }
+                let score = PlacementEffect.of(links, cell: cell, graph: graph, empty: empty, setup: setup, viewpoint: viewpoint).referenceScore
                 let key = rotation * 128 + cell
                 if score > bestScore || (score == bestScore && key < bestKey) {
                     best = action
@@ -95,6 +91,15 @@ enum PlacementEffect {
     /// players' (empty cells on a route from the edge to the opposite edge; not team-aware);
     /// nil when there is none.
     case routes(a: Int?, e: Int?)
+
+    /// The reference AI's score of the placement: +100000 when it completes the observer's
+    /// flow, -200000 when it completes only another's, else ``QuortexReferenceAI/score(a:e:)``.
+    var referenceScore: Int {
+        switch self {
+        case .completes(let mine, _): mine ? 100_000 : -200_000
+        case .routes(let a, let e): QuortexReferenceAI.score(a: a, e: e)
+        }
+    }
 
     /// Whose effect: the observer's side, its edge's axis, and a bit per axis of the others.
     struct Viewpoint {
