@@ -2,7 +2,7 @@
 SWIFT ?= swift
 OPLAB := .build/release/oplab
 
-.PHONY: setup build run test bench map-check strength-check clean
+.PHONY: setup build run test bench bench-check map-check strength-check clean
 
 setup:            ## install missing system packages (pkg-config, libopenblas-dev, zlib1g-dev)
 	@scripts/setup.sh
@@ -16,8 +16,12 @@ run: build        ## the main job: the quickstart tournament into results/quicks
 test: setup       ## every test suite (Swift Testing), built optimized: the engines and the oplab the CLI tests launch run at release speed
 	$(SWIFT) test -c release -Xswiftc -enable-testing
 
-bench: setup      ## package-benchmark suites in Benchmarks/
+bench: setup      ## package-benchmark suites in Benchmarks/, then the hot paths' allocation thresholds
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark
+	$(MAKE) bench-check
+
+bench-check: setup  ## the hot paths' allocations against Benchmarks/Thresholds/ (fails 2 % above or below: update them in the same commit)
+	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark thresholds check --target HotPathBenchmarks --no-progress
 
 strength-check: build  ## SPRT: the shipped rail model's greedy player against the documented CPU; fails unless it is stronger by 50 normalized Elo
 	$(OPLAB) sprt rail --candidate blas-greedy --baseline heuristic --model normalized --elo0 0 --elo1 50 --seed 20261122 \

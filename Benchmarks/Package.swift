@@ -62,6 +62,21 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "HotPathBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "LabCore", package: "OpponentLab"),
+                .product(name: "RailGame", package: "OpponentLab"),
+                .product(name: "Quortex", package: "OpponentLab"),
+                .product(name: "ConnectFour", package: "OpponentLab"),
+                .product(name: "Search", package: "OpponentLab"),
+            ],
+            path: "Benchmarks/HotPathBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
         .target(name: "CPUAffinity", path: "Benchmarks/CPUAffinity"),
         .executableTarget(
             name: "ProtocolBenchmarks",
@@ -86,6 +101,7 @@ let package = Package(
                 .product(name: "LabCore", package: "OpponentLab"),
                 .product(name: "RailGame", package: "OpponentLab"),
                 .product(name: "Quortex", package: "OpponentLab"),
+                .product(name: "ConnectFour", package: "OpponentLab"),
                 .product(name: "Search", package: "OpponentLab"),
             ],
             path: "Benchmarks/SearchBenchmarks",

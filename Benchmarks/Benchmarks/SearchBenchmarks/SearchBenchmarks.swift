@@ -1,5 +1,6 @@
 // MCTS iterations per second from mid-game positions of both games, with the raw
-// rollout rate of the same policy beside it: the gap is what the tree costs. One
+// rollout rate of the same policy beside it: the gap is what the tree costs; and
+// `alphazero`'s time a simulation outside the network (AlphaZeroSearch.swift). One
 // benchmark iteration is one search of 1,000 iterations (or 1,000 rollouts), so the
 // throughput column (scaling factor kilo) reads as thousands of iterations per second
 // and the malloc column is per search: a warm search allocates nothing per iteration
@@ -8,6 +9,7 @@
 // Run from Benchmarks/: `swift package --disable-sandbox benchmark --target SearchBenchmarks`.
 
 import Benchmark
+import ConnectFour
 import Foundation
 import LabCore
 import Quortex
@@ -34,6 +36,10 @@ let benchmarks: @Sendable () -> Void = {
     register("rail", rail, midGame(rail, moves: 40), rollout: railHeuristic, "heuristic", configuration)
     register("quortex", quortex, midGame(quortex, moves: 10), rollout: nil, "random", configuration)
     register("quortex", quortex, midGame(quortex, moves: 10), rollout: reference, "reference", configuration)
+    registerAlphaZero("rail", midGame(rail, moves: 40), encoder: RailFeatures(map: map), decisive: false)
+    registerAlphaZero("quortex", midGame(quortex, moves: 10), encoder: QuortexPolicyFeatures(board: quortex.setup.board), decisive: true)
+    let connectFour = ConnectFourGame()
+    registerAlphaZero("connect4", midGame(connectFour, moves: 8), encoder: ConnectFourFeatures(), decisive: true)
 }
 
 /// A search benchmark and a raw-rollout benchmark for one game and rollout policy.
