@@ -65,12 +65,22 @@ public protocol GameState: Sendable {
 
     /// Writes the mover's legal actions into `buffer` (emptied first), each once.
     func legalActions(into buffer: inout ActionBuffer)
+    /// ``legalActions(into:)`` for the play loop, which holds the state in a variable:
+    /// the same actions, the state unchanged. Swift hands a large value to a function of
+    /// another module through a temporary copy of it, but an `inout` one by its address,
+    /// so a large state (rail's, 920 bytes) implements this to be read where it lies.
+    /// The default calls ``legalActions(into:)``.
+    mutating func legalActionsInPlace(into buffer: inout ActionBuffer)
     /// Applies a legal action of the mover.
     mutating func apply(_ action: Int)
     /// The result, once terminal.
     var outcome: Outcome? { get }
     /// What `seat` may see.
     func observation(for seat: Int) -> Observation
+    /// ``observation(for:)`` for the play loop, read where the state lies, as
+    /// ``legalActionsInPlace(into:)``; the state unchanged. The default calls
+    /// ``observation(for:)``.
+    mutating func observationInPlace(for seat: Int) -> Observation
 
     /// The first broken invariant, if any (for the conformance suite and debug checks).
     func invariantViolation() -> String?
@@ -96,6 +106,10 @@ public protocol GameState: Sendable {
 
 extension GameState {
     public func renderBoard() -> String? { nil }
+    @inlinable
+    public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) { legalActions(into: &buffer) }
+    @inlinable
+    public mutating func observationInPlace(for seat: Int) -> Observation { observation(for: seat) }
 }
 
 /// What one seat sees of a match. Equality compares what the seat sees, nothing more:

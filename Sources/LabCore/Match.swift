@@ -32,17 +32,17 @@ public enum Match {
         var state = game.newMatch(seed: seed)
         var forfeit: Forfeit?
         while !state.isTerminal {
-            state.legalActions(into: &buffer)
+            state.legalActionsInPlace(into: &buffer)
             let seat = state.currentSeat
             let action: Int
             // The clock's instant is touched only on a timed decision: an optional instant
             // made on every turn goes through the stdlib's value witnesses (2 % of a rail run).
             if let timer, timer.begin(seat: seat) {
                 let started = ContinuousClock.now
-                action = choose(strategies, seat: seat, anyPerfect: anyPerfect, state: state, legal: buffer)
+                action = choose(strategies, seat: seat, anyPerfect: anyPerfect, state: &state, legal: buffer)
                 timer.record(seat: seat, elapsed: started.duration(to: .now))
             } else {
-                action = choose(strategies, seat: seat, anyPerfect: anyPerfect, state: state, legal: buffer)
+                action = choose(strategies, seat: seat, anyPerfect: anyPerfect, state: &state, legal: buffer)
             }
             if action == Forfeit.action, let kind = strategies[seat].forfeitKind {
                 // A fault (an external bot's): the match ends here, the seat's team last.
@@ -76,12 +76,12 @@ public enum Match {
     /// The decision of the strategy in `seat`: a perfect-information strategy (a
     /// measuring device) is handed the state, every other strategy its seat's observation.
     @inlinable @inline(__always)
-    static func choose<G: Game>(_ strategies: [any Strategy<G>], seat: Int, anyPerfect: Bool, state: borrowing G.State,
+    static func choose<G: Game>(_ strategies: [any Strategy<G>], seat: Int, anyPerfect: Bool, state: inout G.State,
                                 legal: ActionBuffer) -> Int {
         if anyPerfect, strategies[seat].readsState, let perfect = strategies[seat] as? any PerfectInformationStrategy<G> {
             return perfect.chooseAction(state: state, legal: legal)
         }
-        return strategies[seat].chooseAction(state.observation(for: seat), legal: legal)
+        return strategies[seat].chooseAction(state.observationInPlace(for: seat), legal: legal)
     }
 
     /// Plays a match with strategies made by `factories` (one per seat), each seeded

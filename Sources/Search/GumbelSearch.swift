@@ -229,7 +229,7 @@ public final class GumbelSearch<State: GameState> {
             if nodes[node].decisive >= 0 {
                 chosen = Int(nodes[node].decisive)
             } else if nodes[node].logits >= 0 {
-                state.legalActions(into: &buffer)
+                state.legalActionsInPlace(into: &buffer)
                 chosen = select(node, legal: buffer)
             } else if let win = decisiveAction(state) {
                 // The mover wins here: the node's value is that win, with no evaluation.

@@ -184,7 +184,7 @@ public final class MCTS<G: Game>: Strategy {
         work.reserveBits(actionSpace: state.actionSpaceSize)
         // Selection and expansion.
         while !state.isTerminal {
-            state.legalActions(into: &work.buffer)
+            state.legalActionsInPlace(into: &work.buffer)
             let next = work.step(from: current, mover: state.currentSeat, exploration: settings.exploration)
             state.apply(Int(work.nodes[Int(next.node)].action))
             work.path.append(next.node)
@@ -194,11 +194,11 @@ public final class MCTS<G: Game>: Strategy {
         // Rollout.
         var depth = 0
         while !state.isTerminal && depth < settings.rolloutDepth {
-            state.legalActions(into: &work.buffer)
+            state.legalActionsInPlace(into: &work.buffer)
             let mover = state.currentSeat
             let action: Int
             if let rollout {
-                action = rollout[mover].chooseAction(state.observation(for: mover), legal: work.buffer)
+                action = rollout[mover].chooseAction(state.observationInPlace(for: mover), legal: work.buffer)
             } else {
                 action = work.buffer[work.rng.uniform(work.buffer.count)]
             }

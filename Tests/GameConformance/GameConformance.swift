@@ -13,6 +13,8 @@ import LabCore
 /// - ``replay(_:matches:seed:maxTurns:)``: the same seed replays the same match.
 /// - ``observationsHideHiddenState(_:matches:seed:every:samplesPerSeat:horizon:maxTurns:)``:
 ///   information-set samples agree with the observation they came from.
+/// - ``inPlaceReads(_:matches:seed:maxTurns:)`` (GameConformance+InPlace.swift): the play
+///   loop's in-place legal actions and observations equal the plain ones.
 public enum Conformance {
     /// How many matches each check plays. Debug builds are slow: keep counts modest.
     public struct Budget: Sendable {
@@ -67,6 +69,7 @@ public enum Conformance {
         try observationsHideHiddenState(game, matches: budget.samplingMatches, seed: Seeds.derive(seed, 5),
                                         every: budget.stride, samplesPerSeat: budget.samplesPerSeat,
                                         horizon: budget.horizon, maxTurns: budget.maxTurns)
+        try inPlaceReads(game, matches: budget.applyMatches, seed: Seeds.derive(seed, 6), maxTurns: budget.maxTurns)
     }
 
     // MARK: (a) Random play
@@ -387,6 +390,7 @@ public struct ConformanceFailure: Error, CustomStringConvertible, Sendable, Equa
         case copyIndependence = "copy independence"
         case replay = "same seed, same match"
         case observations = "observations hide hidden state"
+        case inPlaceReads = "in-place reads"
     }
 
     public var check: Check

@@ -105,7 +105,7 @@ private final class LockstepRound<G: Game, E: FeatureEncoder> where E.Observatio
     func startDecisions() {
         for k in live.indices where !live[k].done && live[k].search.pending.isEmpty {
             while !live[k].state.isTerminal {
-                live[k].state.legalActions(into: &buffer)
+                live[k].state.legalActionsInPlace(into: &buffer)
                 if buffer.count == 1 {
                     live[k].state.apply(buffer[0])
                     continue

@@ -22,6 +22,17 @@ public struct RailObservation: GameObservation {
         (hand, ownSlots) = state.privateView(of: seat)
     }
 
+    /// The same, from a state the caller holds in a variable: its fields are read where
+    /// they lie (a borrowed one is handed over as a copy of the whole state).
+    @inline(__always)
+    init(inPlace state: inout RailState, seat: Int) {
+        self.seat = seat
+        map = state.map
+        rules = state.rules
+        table = state.table
+        (hand, ownSlots) = state.privateView(of: seat)
+    }
+
     public static func == (l: RailObservation, r: RailObservation) -> Bool {
         l.seat == r.seat && l.map === r.map && l.rules == r.rules && l.table == r.table
             && l.hand.sameElements(r.hand) && l.ownSlots.sameElements(r.ownSlots)

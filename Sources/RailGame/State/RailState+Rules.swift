@@ -13,7 +13,14 @@ extension RailState {
         fillLegalActions(into: &buffer)
     }
 
-    @usableFromInline
+    /// ``legalActions(into:)`` read where the state lies (the play loop's variable)
+    /// instead of from a copy of its 920 bytes.
+    @inline(never)
+    public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) {
+        fillLegalActions(into: &buffer)
+    }
+
+    @usableFromInline @inline(__always)
     func fillLegalActions(into buffer: inout ActionBuffer) {
         guard !isTerminal else { buffer.removeAll(); return }
         let seat = currentSeat

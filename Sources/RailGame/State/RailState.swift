@@ -73,6 +73,11 @@ public struct RailState: GameState {
     @inlinable
     public func observation(for seat: Int) -> RailObservation { RailObservation(state: self, seat: seat) }
 
+    /// ``observation(for:)`` read where the state lies (the play loop's variable)
+    /// instead of from a copy of its 920 bytes.
+    @inline(never)
+    public mutating func observationInPlace(for seat: Int) -> RailObservation { RailObservation(inPlace: &self, seat: seat) }
+
     public var outcome: Outcome? {
         guard isTerminal else { return nil }
         // Ranking: most completed missions, then most railroads; equal on both share.
@@ -137,6 +142,7 @@ public struct RailState: GameState {
     }
 
     /// `seat`'s own hand and mission slots, for its observation.
+    @inline(__always)
     func privateView(of seat: Int) -> (InlineArray<6, UInt8>, InlineArray<2, HeldMission>) {
         var hand = InlineArray<6, UInt8>(repeating: 0)
         var own = InlineArray<2, HeldMission>(repeating: .empty)

@@ -5,7 +5,9 @@ import LabCore
 enum RailCPU {
     /// A build action, or nil when nothing can be built. `legal` lists builds in
     /// railroad order (``RailState/legalActions(into:)``).
-    /// - Complexity: O(legal actions); allocation-free.
+    /// - Complexity: O(legal actions); allocation-free. Inlined into the CPUs' decisions:
+    /// a call hands the observation (about 900 bytes) over as a copy.
+    @inline(__always)
     static func uniformBuild(_ observation: RailObservation, legal: ActionBuffer, rng: inout LabRandom) -> Int? {
         var railroads = 0
         var last = -1

@@ -1,0 +1,42 @@
+import LabCore
+
+extension Conformance {
+    // MARK: (f) In-place reads
+
+    /// In every state of `matches` random matches: ``GameState/legalActionsInPlace(into:)``
+    /// lists the same actions in the same order as ``GameState/legalActions(into:)``, and
+    /// ``GameState/observationInPlace(for:)`` gives every seat the observation
+    /// ``GameState/observation(for:)`` gives, and neither changes the state (its legal
+    /// actions and every seat's observation are the same afterwards). The play loop and
+    /// the searches use the in-place forms; a game that implements them (rail) must not
+    /// differ from its plain ones.
+    public static func inPlaceReads<G: Game>(_ game: G, matches: Int, seed: UInt64,
+                                             maxTurns: Int = 100_000) throws(ConformanceFailure) {
+        var plain = ActionBuffer(), inPlace = ActionBuffer()
+        for m in 0..<matches {
+            let matchSeed = Seeds.match(seed, match: UInt64(m))
+            var rng = actionStream(matchSeed)
+            var state = game.newMatch(seed: matchSeed)
+            while !state.isTerminal {
+                state.legalActions(into: &plain)
+                let seen = (0..<state.seatCount).map { state.observation(for: $0) }
+                state.legalActionsInPlace(into: &inPlace)
+                if !same(plain, inPlace) {
+                    throw fail(.inPlaceReads, matchSeed, state, "legalActionsInPlace listed \(list(inPlace)), legalActions \(list(plain))")
+                }
+                for seat in 0..<state.seatCount where state.observationInPlace(for: seat) != seen[seat] {
+                    throw fail(.inPlaceReads, matchSeed, state, "observationInPlace(for: \(seat)) differs from observation(for: \(seat))")
+                }
+                state.legalActions(into: &inPlace)
+                if !same(plain, inPlace) || (0..<state.seatCount).contains(where: { state.observation(for: $0) != seen[$0] }) {
+                    throw fail(.inPlaceReads, matchSeed, state, "an in-place read changed the state")
+                }
+                if state.turn >= maxTurns { throw fail(.inPlaceReads, matchSeed, state, "no end after \(maxTurns) actions") }
+                state.apply(plain[rng.uniform(plain.count)])
+            }
+        }
+    }
+
+    private static func list(_ buffer: ActionBuffer) -> [Int] { (0..<buffer.count).map { buffer[$0] } }
+    private static func same(_ a: ActionBuffer, _ b: ActionBuffer) -> Bool { list(a) == list(b) }
+}
