@@ -77,6 +77,12 @@ public protocol GameState: Sendable {
     var outcome: Outcome? { get }
     /// What `seat` may see.
     func observation(for seat: Int) -> Observation
+    /// A decisive move for `mover`: the first action of `legal` after which the match is
+    /// over with `mover`'s share of the score the largest and not every seat's the same
+    /// (the searches take it before asking a network). The default applies each action to
+    /// a copy (``DecisiveMoves/byApplying(_:mover:legal:)``); a game whose moves are dear
+    /// to apply may answer from its position, with the same result.
+    func decisiveAction(for mover: Int, among legal: ActionBuffer) -> Int?
     /// ``observation(for:)`` for the play loop, read where the state lies, as
     /// ``legalActionsInPlace(into:)``; the state unchanged. The default calls
     /// ``observation(for:)``.
@@ -110,6 +116,34 @@ extension GameState {
     public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) { legalActions(into: &buffer) }
     @inlinable
     public mutating func observationInPlace(for seat: Int) -> Observation { observation(for: seat) }
+    @inlinable
+    public func decisiveAction(for mover: Int, among legal: ActionBuffer) -> Int? {
+        DecisiveMoves.byApplying(self, mover: mover, legal: legal)
+    }
+}
+
+/// Decisive moves (Teytaud & Teytaud 2010), found by applying every legal action.
+public enum DecisiveMoves {
+    /// The first action of `legal` after which `state` is over with `mover`'s share of
+    /// the score (``Outcome/shares(_:seats:)``) the largest and not everyone's.
+    @inlinable
+    public static func byApplying<S: GameState>(_ state: S, mover: Int, legal: ActionBuffer) -> Int? {
+        for k in 0..<legal.count {
+            var next = state
+            next.apply(legal[k])
+            guard next.isTerminal else { continue }
+            if wins(next.outcome, mover: mover, seats: state.seatCount) { return legal[k] }
+        }
+        return nil
+    }
+
+    /// Whether `outcome` gives `mover` the largest share and not every seat the same.
+    @inlinable
+    public static func wins(_ outcome: Outcome?, mover: Int, seats: Int) -> Bool {
+        let shares = Outcome.shares(outcome, seats: seats)
+        guard let top = shares.max(), let low = shares.min() else { return false }
+        return top > low && shares[mover] == top
+    }
 }
 
 /// What one seat sees of a match. Equality compares what the seat sees, nothing more:

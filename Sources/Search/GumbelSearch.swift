@@ -89,14 +89,7 @@ public final class GumbelSearch<State: GameState> {
     /// `mover` the winner (its share the largest and not everyone's), if there is one.
     private func winningAction(_ state: State, mover: Int, legal: ActionBuffer) -> Int? {
         guard settings.decisive else { return nil }
-        for k in 0..<legal.count {
-            var next = state
-            next.apply(legal[k])
-            guard next.isTerminal else { continue }
-            let shares = terminalValues(next)
-            if let top = shares.max(), let low = shares.min(), top > low, shares[mover] == top { return legal[k] }
-        }
-        return nil
+        return state.decisiveAction(for: mover, among: legal)
     }
 
     /// ``winningAction(_:mover:legal:)`` for the mover of `state`, a position below the root.
