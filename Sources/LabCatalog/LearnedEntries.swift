@@ -130,7 +130,7 @@ final class AlphaZeroPlayer<G: Game, E: FeatureEncoder>: Strategy where E.Observ
     func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
         if legal.count == 1 { return legal[0] }
         let root = observation.sampleState(using: &rng)
-        search.begin(state: root, seat: seat, legal: legal, rng: LabRandom(seed: rng.next())) { rng in observation.sampleState(using: &rng) }
+        search.begin(state: root, seat: seat, legal: legal, rng: LabRandom(seed: rng.next()), sample: observation.sampler())
         driver.run(search)
         return search.action
     }

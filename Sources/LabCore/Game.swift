@@ -103,6 +103,10 @@ public protocol GameState: Sendable {
     /// otherwise, as ``Outcome/score(of:)``); before, the game's own simple estimate of
     /// that score, in 0...1. Search uses the estimate where a rollout is cut off.
     func searchValue(of seat: Int) -> Double
+    /// ``searchValue(of:)`` of every seat into `values` (one entry a seat): the same
+    /// figures. The default asks seat by seat; a game whose estimate does work shared by
+    /// the seats (Quortex's route search) does it once.
+    func searchValues(into values: inout [Double])
 
     /// Names of the per-seat figures a finished match reports (CSV columns, JSON keys).
     static var seatStatNames: [String] { get }
@@ -116,6 +120,10 @@ extension GameState {
     public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) { legalActions(into: &buffer) }
     @inlinable
     public mutating func observationInPlace(for seat: Int) -> Observation { observation(for: seat) }
+    @inlinable
+    public func searchValues(into values: inout [Double]) {
+        for seat in 0..<seatCount { values[seat] = searchValue(of: seat) }
+    }
     @inlinable
     public func decisiveAction(for mover: Int, among legal: ActionBuffer) -> Int? {
         DecisiveMoves.byApplying(self, mover: mover, legal: legal)
@@ -157,4 +165,30 @@ public protocol GameObservation: Sendable, Equatable {
     /// Information-set sampling: a full state consistent with this observation, its
     /// hidden parts (other hands, deck orders, bag order) drawn from `rng`.
     func sampleState(using rng: inout LabRandom) -> State
+    /// Draws the hidden parts of `state` again, for a search that samples many states
+    /// from one observation: `state` is a copy of one ``sampleState(using:)`` made from
+    /// this observation, unchanged since, and afterwards it equals what
+    /// ``sampleState(using:)`` would return from the same `rng` (which advances alike).
+    /// The default calls ``sampleState(using:)``; Quortex only reshuffles its bag, where
+    /// a new sample would also rebuild the board's junction graph and legality analysis.
+    func resample(_ state: inout State, using rng: inout LabRandom)
+}
+
+extension GameObservation {
+    @inlinable
+    public func resample(_ state: inout State, using rng: inout LabRandom) { state = sampleState(using: &rng) }
+
+    /// A sampler of states consistent with this observation for a search: each call
+    /// equals ``sampleState(using:)`` from the same stream, at the cost of
+    /// ``resample(_:using:)`` on a copy of one state drawn once from a stream of its own.
+    @inlinable
+    public func sampler() -> (inout LabRandom) -> State {
+        var own = LabRandom(seed: 0)
+        let drawn = sampleState(using: &own)
+        return { rng in
+            var state = drawn
+            self.resample(&state, using: &rng)
+            return state
+        }
+    }
 }

@@ -47,7 +47,8 @@ public struct SearchClock: Sendable {
 /// Whitehouse 2012), game-agnostic through LabCore.
 ///
 /// - Each iteration samples a full state consistent with the mover's observation
-///   (``GameObservation/sampleState(using:)``): hidden hands, missions, deck and bag
+///   (``GameObservation/sampleState(using:)``, drawn through
+///   ``GameObservation/sampler()``): hidden hands, missions, deck and bag
 ///   orders are re-dealt, never read. The tree is over the mover's information set;
 ///   a node's statistics are shared by every sample that reaches it.
 /// - Selection is UCT among the children legal in the sampled state, with each child's
@@ -109,7 +110,7 @@ public final class MCTS<G: Game>: Strategy {
     }
 
     public func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
-        search(legal: legal) { rng in observation.sampleState(using: &rng) }
+        search(legal: legal, sample: observation.sampler())
     }
 
     public var followsActions: Bool { settings.reuse }
@@ -208,7 +209,7 @@ public final class MCTS<G: Game>: Strategy {
         if let evaluator, !state.isTerminal {
             work.values.withUnsafeMutableBufferPointer { evaluator.evaluate(state, into: $0) }
         } else {
-            for s in 0..<seatCount { work.values[s] = state.searchValue(of: s) }
+            state.searchValues(into: &work.values)
         }
         work.backUp()
     }
@@ -255,9 +256,12 @@ struct MCTSWork {
     var path: [Int32] = []
     var buffer: ActionBuffer
     var values: [Double]
-    /// Scratch bitsets over the action space: legal actions, actions with a child.
-    var legalBits: [UInt64] = []
-    var childBits: [UInt64] = []
+    /// Scratch marks over the action space: legal actions, actions with a child.
+    var legalMarks: [UInt32] = []
+    var childMarks: [UInt32] = []
+    /// The mark of the current step: an action is legal (has a child) here when its
+    /// entry of `legalMarks` (`childMarks`) holds it, so nothing needs clearing after.
+    var mark: UInt32 = 0
     /// The root of the current tree (0 unless a kept subtree became the root).
     var root: Int32 = 0
     /// `logs[n] == log(n)`, grown as availabilities grow (kept between searches).
@@ -273,47 +277,56 @@ struct MCTSWork {
     /// A stand-in while a search owns the real one (allocates nothing).
     static var empty: MCTSWork { MCTSWork(rng: LabRandom(seed: 0), seatCount: 0, bufferCapacity: 0) }
 
-    /// Bitsets wide enough for `actionSpace` actions.
+    /// Marks for `actionSpace` actions.
     mutating func reserveBits(actionSpace: Int) {
-        let words = (actionSpace + 63) / 64
-        if legalBits.count < words {
-            legalBits = Array(repeating: 0, count: words)
-            childBits = Array(repeating: 0, count: words)
+        if legalMarks.count < actionSpace {
+            legalMarks = Array(repeating: 0, count: actionSpace)
+            childMarks = Array(repeating: 0, count: actionSpace)
+            mark = 0
         }
+    }
+
+    /// A new mark for a step (the arrays are wiped when it wraps round).
+    mutating func nextMark() {
+        if mark == .max {
+            for i in legalMarks.indices { legalMarks[i] = 0; childMarks[i] = 0 }
+            mark = 0
+        }
+        mark &+= 1
     }
 
     /// From node `current`, whose legal actions are in `buffer` and whose mover is
     /// `mover`: expands one untried legal action chosen at random, or, when every legal
     /// action has a child, selects one by UCT among them.
     mutating func step(from current: Int32, mover: Int, exploration: Double) -> (node: Int32, expanded: Bool) {
-        for i in 0..<buffer.count { Self.set(&legalBits, buffer[i]) }
+        nextMark()
+        for i in 0..<buffer.count { legalMarks[buffer[i]] = mark }
+        // Children's actions are distinct, and so are the legal ones: the untried legal
+        // actions are the legal ones less the children legal here.
+        var legalChildren = 0
         var child = nodes[Int(current)].firstChild
-        while child >= 0 { Self.set(&childBits, Int(nodes[Int(child)].action)); child = nodes[Int(child)].sibling }
-        var untried = 0
-        for i in 0..<buffer.count where !Self.test(childBits, buffer[i]) { untried += 1 }
-        let next: Int32
-        if untried > 0 {
-            // Expand one untried legal action, chosen at random.
-            var k = rng.uniform(untried)
-            var action = -1
-            for i in 0..<buffer.count where !Self.test(childBits, buffer[i]) {
-                if k == 0 { action = buffer[i]; break }
-                k -= 1
-            }
-            next = Int32(nodes.count)
-            nodes.append(MCTSNode(action: Int32(action), mover: Int8(mover), sibling: nodes[Int(current)].firstChild))
-            nodes[Int(current)].firstChild = next
-        } else {
-            next = select(current, exploration: exploration)
+        while child >= 0 {
+            let action = Int(nodes[Int(child)].action)
+            childMarks[action] = mark
+            if legalMarks[action] == mark { legalChildren += 1 }
+            child = nodes[Int(child)].sibling
         }
-        // Clear the scratch bits for the next level.
-        for i in 0..<buffer.count { Self.clear(&legalBits, buffer[i]) }
-        child = nodes[Int(current)].firstChild
-        while child >= 0 { Self.clear(&childBits, Int(nodes[Int(child)].action)); child = nodes[Int(child)].sibling }
-        return (next, untried > 0)
+        let untried = buffer.count - legalChildren
+        guard untried > 0 else { return (select(current, exploration: exploration), false) }
+        // Expand one untried legal action, chosen at random.
+        var k = rng.uniform(untried)
+        var action = -1
+        for i in 0..<buffer.count where childMarks[buffer[i]] != mark {
+            if k == 0 { action = buffer[i]; break }
+            k -= 1
+        }
+        let next = Int32(nodes.count)
+        nodes.append(MCTSNode(action: Int32(action), mover: Int8(mover), sibling: nodes[Int(current)].firstChild))
+        nodes[Int(current)].firstChild = next
+        return (next, true)
     }
 
-    /// The child of `parent` with the best UCT score among the legal ones (`legalBits`),
+    /// The child of `parent` with the best UCT score among the legal ones (`legalMarks`),
     /// counting one more availability for each; ties: the lower action.
     mutating func select(_ parent: Int32, exploration: Double) -> Int32 {
         var best: Int32 = -1
@@ -321,7 +334,7 @@ struct MCTSWork {
         var child = nodes[Int(parent)].firstChild
         while child >= 0 {
             let c = Int(child)
-            if Self.test(legalBits, Int(nodes[c].action)) {
+            if legalMarks[Int(nodes[c].action)] == mark {
                 nodes[c].available &+= 1
                 let available = Int(nodes[c].available)
                 while logs.count <= available { logs.append(log(Double(logs.count))) }
@@ -348,10 +361,6 @@ struct MCTSWork {
             if i > 0 && mover >= 0 { nodes[Int(n)].reward += values[mover] }
         }
     }
-
-    @inline(__always) static func set(_ bits: inout [UInt64], _ i: Int) { bits[i >> 6] |= 1 << UInt64(i & 63) }
-    @inline(__always) static func clear(_ bits: inout [UInt64], _ i: Int) { bits[i >> 6] &= ~(1 << UInt64(i & 63)) }
-    @inline(__always) static func test(_ bits: [UInt64], _ i: Int) -> Bool { bits[i >> 6] & (1 << UInt64(i & 63)) != 0 }
 }
 
 /// `mcts-perfect`: the same search on the true state, hidden parts included. It exists

@@ -15,6 +15,8 @@ import LabCore
 ///   information-set samples agree with the observation they came from.
 /// - ``inPlaceReads(_:matches:seed:maxTurns:)`` (GameConformance+InPlace.swift): the play
 ///   loop's in-place legal actions and observations equal the plain ones.
+/// - ``resampling(_:matches:seed:every:horizon:maxTurns:)`` (GameConformance+Resample.swift):
+///   a resampled state equals a new sample from the same stream.
 public enum Conformance {
     /// How many matches each check plays. Debug builds are slow: keep counts modest.
     public struct Budget: Sendable {
@@ -70,6 +72,8 @@ public enum Conformance {
                                         every: budget.stride, samplesPerSeat: budget.samplesPerSeat,
                                         horizon: budget.horizon, maxTurns: budget.maxTurns)
         try inPlaceReads(game, matches: budget.applyMatches, seed: Seeds.derive(seed, 6), maxTurns: budget.maxTurns)
+        try resampling(game, matches: budget.samplingMatches, seed: Seeds.derive(seed, 7), every: budget.stride,
+                       horizon: budget.horizon, maxTurns: budget.maxTurns)
     }
 
     // MARK: (a) Random play
@@ -391,6 +395,7 @@ public struct ConformanceFailure: Error, CustomStringConvertible, Sendable, Equa
         case replay = "same seed, same match"
         case observations = "observations hide hidden state"
         case inPlaceReads = "in-place reads"
+        case resampling = "resampling"
     }
 
     public var check: Check

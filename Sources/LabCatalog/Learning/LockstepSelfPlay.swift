@@ -117,9 +117,7 @@ private final class LockstepRound<G: Game, E: FeatureEncoder> where E.Observatio
                 live[k].search = search
                 let noise = live[k].state.turn < settings.exploreMoves ? 1.0 : 0.0
                 search.begin(state: live[k].state, seat: seat, legal: buffer, rng: LabRandom(seed: live[k].rng.next()),
-                             gumbelScale: noise) { rng in
-                    observation.sampleState(using: &rng)
-                }
+                             gumbelScale: noise, sample: observation.sampler())
                 break
             }
             if live[k].state.isTerminal { finish(k) }

@@ -69,4 +69,11 @@ public struct QuortexObservation: GameObservation {
         if !state.isTerminal { state.analyseTurn() }
         return state
     }
+
+    /// The bag of `state` (a copy of one ``sampleState(using:)`` made from this
+    /// observation) shuffled again from `rng`: the rest, the board's junction graph and
+    /// the drawn tile's legality analysis included, is what a new sample would rebuild.
+    public func resample(_ state: inout QuortexState, using rng: inout LabRandom) {
+        state.shuffleRemainingIntoBag(using: &rng)
+    }
 }

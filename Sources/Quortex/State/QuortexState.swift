@@ -92,24 +92,40 @@ public struct QuortexState: GameState {
     /// - Complexity: one junction graph and one search per seat.
     public func searchValue(of seat: Int) -> Double {
         guard isTerminal else {
-            return withPosition { t, cellsPointer, empty in
-                Junctions.build(t, cellsPointer, empty: empty) { graph in
-                    let none = Links()
-                    var total = 0.0, mine = 0.0
-                    for s in 0..<seatCount {
-                        let axis = setup.edges[s] % 3
-                        let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty, extra: none)
-                        let v = d.map { 1 / Double(max($0, 1)) } ?? 0.001
-                        total += v
-                        if s == seat { mine = v }
-                    }
-                    return mine / total
-                }
-            }
+            var values = [Double](repeating: 0, count: seatCount)
+            estimates(into: &values)
+            return values[seat]
         }
         var firsts = 0
         for s in 0..<seatCount where winners & (1 << setup.sideOfSeat[s]) != 0 { firsts += 1 }
         return winners & (1 << setup.sideOfSeat[seat]) != 0 ? 1 / Double(firsts) : 0
+    }
+
+    /// Every seat's ``searchValue(of:)`` with one route search a seat.
+    public func searchValues(into values: inout [Double]) {
+        if isTerminal {
+            for seat in 0..<seatCount { values[seat] = searchValue(of: seat) }
+        } else {
+            estimates(into: &values)
+        }
+    }
+
+    /// The estimate of a running match: each seat's 1 / (empty cells on its shortest
+    /// route) (0.001 without one), as a share of the seats' total.
+    private func estimates(into values: inout [Double]) {
+        withPosition { t, cellsPointer, empty in
+            Junctions.build(t, cellsPointer, empty: empty) { graph in
+                let none = Links()
+                var total = 0.0
+                for s in 0..<seatCount {
+                    let axis = setup.edges[s] % 3
+                    let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty, extra: none)
+                    values[s] = d.map { 1 / Double(max($0, 1)) } ?? 0.001
+                    total += values[s]
+                }
+                for s in 0..<seatCount { values[s] /= total }
+            }
+        }
     }
 
     public static let seatStatNames = ["tiles_placed"]

@@ -79,6 +79,23 @@ public struct RailObservation: GameObservation {
     /// never a mission their railroads already join; the future shuffles get a new seed.
     public func sampleState(using rng: inout LabRandom) -> RailState {
         var state = RailState(sampledFrom: self, seed: rng.next())
+        dealHidden(into: &state, using: &rng)
+        return state
+    }
+
+    /// The hidden parts of `state` (a copy of one ``sampleState(using:)`` made from this
+    /// view) dealt again from `rng`: the public part and the railroads' components, which
+    /// a new sample would compute again from the owners, are kept.
+    public func resample(_ state: inout RailState, using rng: inout LabRandom) {
+        state.rng = LabRandom(seed: rng.next())
+        for s in 0..<seatCount where s != seat {
+            for c in 0..<6 { state.hands[s * 6 + c] = 0 }
+        }
+        dealHidden(into: &state, using: &rng)
+    }
+
+    /// Deals what this seat cannot see into `state`, whose other hands are empty.
+    private func dealHidden(into state: inout RailState, using rng: inout LabRandom) {
         // Cards.
         var pool = InlineArray<80, UInt8>(repeating: 0)
         var n = 0
@@ -140,7 +157,6 @@ public struct RailObservation: GameObservation {
             }
         }
         for k in 0..<Int(table.missionDeckCount) { state.missionDeck[k] = drawUnseen(joinedBy: nil) }
-        return state
     }
 }
 
