@@ -42,7 +42,7 @@ func decide<State: GameState, Encoder: FeatureEncoder>(_ search: GumbelSearch<St
                                                       _ features: inout [Float], _ logits: inout [Float], _ values: inout [Float]) -> Int {
     let observation = state.observation(for: state.currentSeat)
     search.begin(state: observation.sampleState(using: &rng), seat: state.currentSeat, legal: legal,
-                 rng: LabRandom(seed: rng.next())) { observation.sampleState(using: &$0) }
+                 rng: LabRandom(seed: rng.next()), sample: observation.sampler())
     while !search.pending.isEmpty {
         let batch = search.pending.count, f = model.featureCount
         if features.count < batch * f { features = [Float](repeating: 0, count: batch * f) }
