@@ -182,7 +182,7 @@ public final class MCTS<G: Game>: Strategy {
         work.path.removeAll(keepingCapacity: true)
         work.path.append(work.root)
         var current = work.root
-        work.reserveBits(actionSpace: state.actionSpaceSize)
+        work.reserveMarks(actionSpace: state.actionSpaceSize)
         // Selection and expansion.
         while !state.isTerminal {
             state.legalActionsInPlace(into: &work.buffer)
@@ -278,7 +278,7 @@ struct MCTSWork {
     static var empty: MCTSWork { MCTSWork(rng: LabRandom(seed: 0), seatCount: 0, bufferCapacity: 0) }
 
     /// Marks for `actionSpace` actions.
-    mutating func reserveBits(actionSpace: Int) {
+    mutating func reserveMarks(actionSpace: Int) {
         if legalMarks.count < actionSpace {
             legalMarks = Array(repeating: 0, count: actionSpace)
             childMarks = Array(repeating: 0, count: actionSpace)
