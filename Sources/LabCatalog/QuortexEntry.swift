@@ -103,7 +103,7 @@ struct QuortexEntry: GameEntry {
         var flow: CellSet = 0
         // Only a winning side can hold a completed flow: the match ends when one completes.
         if state.winningSides & (1 << state.setup.sideOfSeat[seat]) != 0 {
-            for step in state.completedFlow(of: seat) ?? [] { flow |= CellSet(1) << step.cell }
+            flow = state.completedFlowCells(of: seat) ?? 0
         }
         return [state.cells(placedBy: seat), flow]
     }

@@ -35,6 +35,10 @@ public final class QuortexBoard: Sendable {
     let tables: BoardTables
     /// The junction graph of the empty board, copied into every new match.
     let emptyGraph: JunctionStore
+    /// Per axis, the two cell-disjoint routes the first turn's legality analysis finds on
+    /// the empty board (`Junctions.essentialCellsAndWitness`), or (0, 0) when every
+    /// route shares a cell: a new match starts from them, as if it had searched.
+    let emptyWitnesses: InlineArray<3, (CellSet, CellSet)>
 
     /// The largest radius the fixed-size bitsets hold (127 cells).
     public static let maxRadius = 6
@@ -99,6 +103,14 @@ public final class QuortexBoard: Sendable {
         tables = BoardTables(neighbour: neighbour, portEdge: portEdge, neighbourSets: neighbourSets, cellCount: cells.count)
         let noTiles = [UInt8](repeating: QuortexState.emptyCell, count: cells.count)
         emptyGraph = noTiles.withUnsafeBufferPointer { [tables, allCells] in JunctionStore(tables, $0.baseAddress!, empty: allCells) }
+        var graph = emptyGraph
+        var witnesses = InlineArray<3, (CellSet, CellSet)>(repeating: (0, 0))
+        graph.withGraph(cells: cells.count, empty: allCells) { junctions, _ in
+            for axis in 0..<3 {
+                if let found = junctions.essentialCellsAndWitness(axis: axis) { witnesses[axis] = found.routes }
+            }
+        }
+        emptyWitnesses = witnesses
     }
 
     deinit { tables.free() }

@@ -48,6 +48,11 @@ public struct QuortexState: GameState {
         var rng = LabRandom(seed: seed)
         shuffleRemainingIntoBag(using: &rng)
         graph = setup.board.emptyGraph
+        // The empty board's routes for every live axis, found once per board: the first
+        // analysis then searches only an axis without two disjoint routes.
+        for axis in 0..<3 where setup.liveAxes & (1 << axis) != 0 {
+            (witnessA[axis], witnessB[axis]) = setup.board.emptyWitnesses[axis]
+        }
         startTurn()
     }
 
