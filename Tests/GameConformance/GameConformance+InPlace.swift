@@ -7,9 +7,10 @@ extension Conformance {
     /// lists the same actions in the same order as ``GameState/legalActions(into:)``, and
     /// ``GameState/observationInPlace(for:)`` gives every seat the observation
     /// ``GameState/observation(for:)`` gives, and neither changes the state (its legal
-    /// actions and every seat's observation are the same afterwards). The play loop and
-    /// the searches use the in-place forms; a game that implements them (rail) must not
-    /// differ from its plain ones.
+    /// actions and every seat's observation are the same afterwards); and
+    /// ``GameState/searchValues(into:)`` gives every seat its ``GameState/searchValue(of:)``,
+    /// running and finished. The play loop and the searches use these forms; a game that
+    /// implements them (rail, Quortex) must not differ from its plain ones.
     public static func inPlaceReads<G: Game>(_ game: G, matches: Int, seed: UInt64,
                                              maxTurns: Int = 100_000) throws(ConformanceFailure) {
         var plain = ActionBuffer(), inPlace = ActionBuffer()
@@ -31,9 +32,20 @@ extension Conformance {
                 if !same(plain, inPlace) || (0..<state.seatCount).contains(where: { state.observation(for: $0) != seen[$0] }) {
                     throw fail(.inPlaceReads, matchSeed, state, "an in-place read changed the state")
                 }
+                try checkSearchValues(state, matchSeed)
                 if state.turn >= maxTurns { throw fail(.inPlaceReads, matchSeed, state, "no end after \(maxTurns) actions") }
                 state.apply(plain[rng.uniform(plain.count)])
             }
+            try checkSearchValues(state, matchSeed)
+        }
+    }
+
+    /// ``GameState/searchValues(into:)`` gives every seat its ``GameState/searchValue(of:)``.
+    private static func checkSearchValues<S: GameState>(_ state: S, _ matchSeed: UInt64) throws(ConformanceFailure) {
+        var values = [Double](repeating: -1, count: state.seatCount)
+        state.searchValues(into: &values)
+        for seat in 0..<state.seatCount where values[seat] != state.searchValue(of: seat) {
+            throw fail(.inPlaceReads, matchSeed, state, "searchValues gave seat \(seat) \(values[seat]), searchValue(of:) \(state.searchValue(of: seat))")
         }
     }
 
