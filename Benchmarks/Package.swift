@@ -123,7 +123,9 @@ let package = Package(
             ]
         ),
         // Our MCTS's simulations/s on Connect Four, for openspiel/compare_mcts.sh (a plain
-        // executable: one figure on one line, for the script to read).
+        // executable: one figure on one line, for the script to read). Outside
+        // Benchmarks/: package-benchmark takes every executable there for a suite, and
+        // `swift package benchmark` stopped at this one ("benchmarkCrashed").
         .executableTarget(
             name: "ConnectFourMCTSRate",
             dependencies: [
@@ -131,7 +133,7 @@ let package = Package(
                 .product(name: "ConnectFour", package: "OpponentLab"),
                 .product(name: "Search", package: "OpponentLab"),
             ],
-            path: "Benchmarks/ConnectFourMCTSRate"
+            path: "Tools/ConnectFourMCTSRate"
         ),
         .executableTarget(
             name: "EvaluatorBenchmarks",
