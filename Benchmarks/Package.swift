@@ -1,6 +1,18 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// A package-benchmark suite: an executable in `Benchmarks/NAME` with the plugin, on the
+/// lab's products `lab` (and any other target of this package in `also`).
+func suite(_ name: String, lab: [String], also: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [.product(name: "Benchmark", package: "benchmark")]
+            + lab.map { .product(name: $0, package: "OpponentLab") } + also,
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}
+
 let package = Package(
     name: "OpponentLabBenchmarks",
     platforms: [.macOS(.v15)],
@@ -12,115 +24,21 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .executableTarget(
-            name: "RailBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LabCore", package: "OpponentLab"),
-                .product(name: "RailGame", package: "OpponentLab"),
-            ],
-            path: "Benchmarks/RailBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
-        .executableTarget(
-            name: "QuortexBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LabCore", package: "OpponentLab"),
-                .product(name: "Quortex", package: "OpponentLab"),
-            ],
-            path: "Benchmarks/QuortexBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
-        .executableTarget(
-            name: "HarnessBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LabCore", package: "OpponentLab"),
-                .product(name: "RailGame", package: "OpponentLab"),
-                .product(name: "LabCatalog", package: "OpponentLab"),
-                .product(name: "Tournament", package: "OpponentLab"),
-            ],
-            path: "Benchmarks/HarnessBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
-        .executableTarget(
-            name: "PolicyValueBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LabCore", package: "OpponentLab"),
-                .product(name: "Evaluators", package: "OpponentLab"),
-            ],
-            path: "Benchmarks/PolicyValueBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
-        .executableTarget(
-            name: "HotPathBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LabCore", package: "OpponentLab"),
-                .product(name: "RailGame", package: "OpponentLab"),
-                .product(name: "Quortex", package: "OpponentLab"),
-                .product(name: "ConnectFour", package: "OpponentLab"),
-                .product(name: "Search", package: "OpponentLab"),
-            ],
-            path: "Benchmarks/HotPathBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
+        suite("RailBenchmarks", lab: ["LabCore", "RailGame"]),
+        suite("QuortexBenchmarks", lab: ["LabCore", "Quortex"]),
+        suite("HarnessBenchmarks", lab: ["LabCore", "RailGame", "LabCatalog", "Tournament"]),
+        suite("PolicyValueBenchmarks", lab: ["LabCore", "Evaluators"]),
+        suite("HotPathBenchmarks", lab: ["LabCore", "RailGame", "Quortex", "ConnectFour", "Search"], also: ["BenchmarkPositions"]),
+        suite("ProtocolBenchmarks", lab: ["LabCore", "RailGame", "Quortex", "Players", "LabCatalog"], also: ["CPUAffinity"]),
+        suite("SearchBenchmarks", lab: ["LabCore", "RailGame", "Quortex", "ConnectFour", "Search"], also: ["BenchmarkPositions"]),
+        suite("ConnectFourBenchmarks", lab: ["LabCore", "ConnectFour", "Search"]),
+        suite("EvaluatorBenchmarks", lab: ["LabCore", "Evaluators"]),
         .target(name: "CPUAffinity", path: "Benchmarks/CPUAffinity"),
-        .executableTarget(
-            name: "ProtocolBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LabCore", package: "OpponentLab"),
-                .product(name: "RailGame", package: "OpponentLab"),
-                .product(name: "Quortex", package: "OpponentLab"),
-                .product(name: "Players", package: "OpponentLab"),
-                .product(name: "LabCatalog", package: "OpponentLab"),
-                "CPUAffinity",
-            ],
-            path: "Benchmarks/ProtocolBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
-        .executableTarget(
-            name: "SearchBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LabCore", package: "OpponentLab"),
-                .product(name: "RailGame", package: "OpponentLab"),
-                .product(name: "Quortex", package: "OpponentLab"),
-                .product(name: "ConnectFour", package: "OpponentLab"),
-                .product(name: "Search", package: "OpponentLab"),
-            ],
-            path: "Benchmarks/SearchBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
-        ),
-        .executableTarget(
-            name: "ConnectFourBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LabCore", package: "OpponentLab"),
-                .product(name: "ConnectFour", package: "OpponentLab"),
-                .product(name: "Search", package: "OpponentLab"),
-            ],
-            path: "Benchmarks/ConnectFourBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
+        // The mid-game positions and the shipped map's path the search suites share.
+        .target(
+            name: "BenchmarkPositions",
+            dependencies: [.product(name: "LabCore", package: "OpponentLab"), .product(name: "RailGame", package: "OpponentLab")],
+            path: "Benchmarks/BenchmarkPositions"
         ),
         // Our MCTS's simulations/s on Connect Four, for openspiel/compare_mcts.sh (a plain
         // executable: one figure on one line, for the script to read). Outside
@@ -134,18 +52,6 @@ let package = Package(
                 .product(name: "Search", package: "OpponentLab"),
             ],
             path: "Tools/ConnectFourMCTSRate"
-        ),
-        .executableTarget(
-            name: "EvaluatorBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "LabCore", package: "OpponentLab"),
-                .product(name: "Evaluators", package: "OpponentLab"),
-            ],
-            path: "Benchmarks/EvaluatorBenchmarks",
-            plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
-            ]
         ),
     ],
     swiftLanguageModes: [.v6]

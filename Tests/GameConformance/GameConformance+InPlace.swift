@@ -14,30 +14,22 @@ extension Conformance {
     public static func inPlaceReads<G: Game>(_ game: G, matches: Int, seed: UInt64,
                                              maxTurns: Int = 100_000) throws(ConformanceFailure) {
         var plain = ActionBuffer(), inPlace = ActionBuffer()
-        for m in 0..<matches {
-            let matchSeed = Seeds.match(seed, match: UInt64(m))
-            var rng = actionStream(matchSeed)
-            var state = game.newMatch(seed: matchSeed)
-            while !state.isTerminal {
-                state.legalActions(into: &plain)
-                let seen = (0..<state.seatCount).map { state.observation(for: $0) }
-                state.legalActionsInPlace(into: &inPlace)
-                if !same(plain, inPlace) {
-                    throw fail(.inPlaceReads, matchSeed, state, "legalActionsInPlace listed \(list(inPlace)), legalActions \(list(plain))")
-                }
-                for seat in 0..<state.seatCount where state.observationInPlace(for: seat) != seen[seat] {
-                    throw fail(.inPlaceReads, matchSeed, state, "observationInPlace(for: \(seat)) differs from observation(for: \(seat))")
-                }
-                state.legalActions(into: &inPlace)
-                if !same(plain, inPlace) || (0..<state.seatCount).contains(where: { state.observation(for: $0) != seen[$0] }) {
-                    throw fail(.inPlaceReads, matchSeed, state, "an in-place read changed the state")
-                }
-                try checkSearchValues(state, matchSeed)
-                if state.turn >= maxTurns { throw fail(.inPlaceReads, matchSeed, state, "no end after \(maxTurns) actions") }
-                state.apply(plain[rng.uniform(plain.count)])
+        try walk(game, matches: matches, seed: seed, maxTurns: maxTurns, check: .inPlaceReads, { state, matchSeed throws(ConformanceFailure) in
+            state.legalActions(into: &plain)
+            let seen = (0..<state.seatCount).map { state.observation(for: $0) }
+            state.legalActionsInPlace(into: &inPlace)
+            if plain.actions != inPlace.actions {
+                throw fail(.inPlaceReads, matchSeed, state, "legalActionsInPlace listed \(inPlace.actions), legalActions \(plain.actions)")
+            }
+            for seat in 0..<state.seatCount where state.observationInPlace(for: seat) != seen[seat] {
+                throw fail(.inPlaceReads, matchSeed, state, "observationInPlace(for: \(seat)) differs from observation(for: \(seat))")
+            }
+            state.legalActions(into: &inPlace)
+            if plain.actions != inPlace.actions || (0..<state.seatCount).contains(where: { state.observation(for: $0) != seen[$0] }) {
+                throw fail(.inPlaceReads, matchSeed, state, "an in-place read changed the state")
             }
             try checkSearchValues(state, matchSeed)
-        }
+        }, finished: { state, matchSeed throws(ConformanceFailure) in try checkSearchValues(state, matchSeed) })
     }
 
     /// ``GameState/searchValues(into:)`` gives every seat its ``GameState/searchValue(of:)``.
@@ -48,7 +40,4 @@ extension Conformance {
             throw fail(.inPlaceReads, matchSeed, state, "searchValues gave seat \(seat) \(values[seat]), searchValue(of:) \(state.searchValue(of: seat))")
         }
     }
-
-    private static func list(_ buffer: ActionBuffer) -> [Int] { (0..<buffer.count).map { buffer[$0] } }
-    private static func same(_ a: ActionBuffer, _ b: ActionBuffer) -> Bool { list(a) == list(b) }
 }

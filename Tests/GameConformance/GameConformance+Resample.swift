@@ -11,21 +11,11 @@ extension Conformance {
     /// searches sample through ``GameObservation/sampler()``, which resamples.
     public static func resampling<G: Game>(_ game: G, matches: Int, seed: UInt64, every: Int = 5, horizon: Int = 20,
                                            maxTurns: Int = 100_000) throws(ConformanceFailure) {
-        var buffer = ActionBuffer()
-        for m in 0..<matches {
-            let matchSeed = Seeds.match(seed, match: UInt64(m))
-            var rng = actionStream(matchSeed)
-            var state = game.newMatch(seed: matchSeed)
-            while !state.isTerminal {
-                if state.turn % max(1, every) == 0 {
-                    for seat in 0..<state.seatCount {
-                        try compareResample(state.observation(for: seat), seed: Seeds.derive(matchSeed, UInt64(state.turn), UInt64(seat)),
-                                            horizon: horizon, matchSeed, state)
-                    }
-                }
-                if state.turn >= maxTurns { throw fail(.resampling, matchSeed, state, "no end after \(maxTurns) actions") }
-                state.legalActions(into: &buffer)
-                state.apply(buffer[rng.uniform(buffer.count)])
+        try walk(game, matches: matches, seed: seed, maxTurns: maxTurns, check: .resampling) { state, matchSeed throws(ConformanceFailure) in
+            guard state.turn % max(1, every) == 0 else { return }
+            for seat in 0..<state.seatCount {
+                try compareResample(state.observation(for: seat), seed: Seeds.derive(matchSeed, UInt64(state.turn), UInt64(seat)),
+                                    horizon: horizon, matchSeed, state)
             }
         }
     }

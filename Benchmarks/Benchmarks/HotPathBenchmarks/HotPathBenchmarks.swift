@@ -17,8 +17,8 @@
 // `swift package --disable-sandbox --allow-writing-to-package-directory benchmark thresholds update --target HotPathBenchmarks`.
 
 import Benchmark
+import BenchmarkPositions
 import ConnectFour
-import Foundation
 import LabCore
 import Quortex
 import RailGame
@@ -73,23 +73,4 @@ func registerSearch<G: Game>(_ name: String, _ game: G, _ state: G.State, _ conf
         let search = MCTS(StrategyContext(game: game, seat: seat, seed: masterSeed), settings: MCTSSettings(iterations: 1_000, rolloutDepth: 60))
         blackHole(search.chooseAction(observation, legal: legal))
     }
-}
-
-/// The position after `moves` random actions of match 0 of seed 20261121 (SearchBenchmarks' positions).
-func midGame<G: Game>(_ game: G, moves: Int) -> G.State {
-    var state = game.newMatch(seed: Seeds.match(20_261_121, match: 0))
-    var rng = LabRandom(seed: 5)
-    var buffer = ActionBuffer()
-    for _ in 0..<moves where !state.isTerminal {
-        state.legalActions(into: &buffer)
-        state.apply(buffer[rng.uniform(buffer.count)])
-    }
-    precondition(!state.isTerminal, "the mid-game position ended the match")
-    return state
-}
-
-/// The main package's shipped map (this file is `<main>/Benchmarks/Benchmarks/HotPathBenchmarks/...`).
-func shippedMapPath(filePath: String = #filePath) -> String {
-    URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(RailMapFile.defaultPath).path
 }

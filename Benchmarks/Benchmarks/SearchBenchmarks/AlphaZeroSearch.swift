@@ -36,26 +36,14 @@ final class NoNetworkModel<State: GameState, Encoder: FeatureEncoder>: PolicyVal
     }
 }
 
-/// One `alphazero` decision at the default knobs from `state`, its batches answered by `model`.
-func decide<State: GameState, Encoder: FeatureEncoder>(_ search: GumbelSearch<State>, _ model: NoNetworkModel<State, Encoder>,
-                                                      _ state: State, _ legal: ActionBuffer, _ rng: inout LabRandom,
-                                                      _ features: inout [Float], _ logits: inout [Float], _ values: inout [Float]) -> Int {
+/// One `alphazero` decision at the default knobs from `state`, its batches answered by
+/// the search's model through the driver `alphazero` uses.
+func decide<State: GameState>(_ search: GumbelSearch<State>, _ driver: inout SearchDriver<State>, _ state: State,
+                              _ legal: ActionBuffer, _ rng: inout LabRandom) -> Int {
     let observation = state.observation(for: state.currentSeat)
     search.begin(state: observation.sampleState(using: &rng), seat: state.currentSeat, legal: legal,
                  rng: LabRandom(seed: rng.next()), sample: observation.sampler())
-    while !search.pending.isEmpty {
-        let batch = search.pending.count, f = model.featureCount
-        if features.count < batch * f { features = [Float](repeating: 0, count: batch * f) }
-        if logits.count < batch * model.actionCount { logits = [Float](repeating: 0, count: batch * model.actionCount) }
-        if values.count < batch * model.seatCount { values = [Float](repeating: 0, count: batch * model.seatCount) }
-        features.withUnsafeMutableBufferPointer { buffer in
-            for (k, leaf) in search.pending.enumerated() {
-                model.encode(leaf.state, seat: leaf.seat, into: UnsafeMutableBufferPointer(rebasing: buffer[(k * f)..<((k + 1) * f)]))
-            }
-        }
-        model.evaluate(features, batch: batch, logits: &logits, values: &values)
-        search.resume(logits: logits, values: values)
-    }
+    driver.run(search)
     return search.action
 }
 
@@ -70,12 +58,12 @@ func registerAlphaZero<State: GameState, Encoder: FeatureEncoder>(_ name: String
                                                    seatCount: state.seatCount)
         let search = GumbelSearch(model: model, settings: settings)
         var rng = LabRandom(seed: 7)
-        var features: [Float] = [], logits: [Float] = [], values: [Float] = []
+        var driver = SearchDriver<State>()
         Benchmark("\(name) alphazero 32 simulations, mid-game, no network: \(label)",
                   configuration: .init(metrics: [nanosecondsPerSimulation, .wallClock, .mallocCountTotal],
                                        warmupIterations: 5, maxDuration: .seconds(5), maxIterations: 2_000)) { benchmark in
             let start = ContinuousClock.now
-            blackHole(decide(search, model, state, legal, &rng, &features, &logits, &values))
+            blackHole(decide(search, &driver, state, legal, &rng))
             let elapsed = start.duration(to: .now)
             let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) * 1e-9
             benchmark.measurement(nanosecondsPerSimulation, Int((nanoseconds / Double(settings.simulations)).rounded()))

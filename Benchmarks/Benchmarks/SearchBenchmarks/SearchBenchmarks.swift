@@ -9,6 +9,7 @@
 // Run from Benchmarks/: `swift package --disable-sandbox benchmark --target SearchBenchmarks`.
 
 import Benchmark
+import BenchmarkPositions
 import ConnectFour
 import Foundation
 import LabCore
@@ -75,23 +76,4 @@ func register<G: Game>(_ name: String, _ game: G, _ state: G.State, rollout: Str
         }
         blackHole(total)
     }
-}
-
-/// The position after `moves` random actions of match 0 of seed 20261121.
-func midGame<G: Game>(_ game: G, moves: Int) -> G.State {
-    var state = game.newMatch(seed: Seeds.match(20_261_121, match: 0))
-    var rng = LabRandom(seed: 5)
-    var buffer = ActionBuffer()
-    for _ in 0..<moves where !state.isTerminal {
-        state.legalActions(into: &buffer)
-        state.apply(buffer[rng.uniform(buffer.count)])
-    }
-    precondition(!state.isTerminal, "the mid-game position ended the match")
-    return state
-}
-
-/// The main package's shipped map (this file is `<main>/Benchmarks/Benchmarks/SearchBenchmarks/...`).
-func shippedMapPath(filePath: String = #filePath) -> String {
-    URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(RailMapFile.defaultPath).path
 }

@@ -17,10 +17,12 @@ extension QuortexState {
         let nextIsPartner = setup.sideOfSeat[setup.turnOrder[(Int(slot) + 1) % setup.turnOrder.count]] == moverSide
         let type = Int(tile)
         return withPosition { t, cells, _ in
+            var endsCell = legal.count > 0 ? legal[0] / 6 : 0
+            var ends = CellEnds(t, cells, cell: endsCell)
             for k in 0..<legal.count {
                 let action = legal[k]
                 let cell = action / 6
-                let ends = CellEnds(t, cells, cell: cell)
+                if cell != endsCell { ends = CellEnds(t, cells, cell: cell); endsCell = cell }
                 let links = Links(cell: cell, code: type * 6 + action % 6, ends: ends, partner: t.partner)
                 let completed = links.completedAxes & setup.liveAxes
                 if completed != 0 {

@@ -15,18 +15,26 @@ extension QuortexState {
     /// the board's port order.
     /// - Complexity: O(ports of the edge + cells on their flows).
     public func flow(from edge: Int) -> [FlowStep]? {
+        firstFlow(from: edge, [FlowStep]()) { $0.append($1) }
+    }
+
+    /// Follows the flow from each port of `edge` in the board's port order, gathering its
+    /// steps into a copy of `empty` with `add`, and returns the first that reaches the
+    /// opposite edge (nil when none does).
+    @inline(__always)
+    private func firstFlow<Gathered>(from edge: Int, _ empty: Gathered, _ add: (inout Gathered, FlowStep) -> Void) -> Gathered? {
         let board = setup.board
         let target = HexSide.opposite(edge)
         for cell in board.cells.indices where board.edgeCells[edge] & (CellSet(1) << cell) != 0 {
             for side in 0..<6 where board.portEdge[cell * 6 + side] == edge {
-                var path: [FlowStep] = []
+                var gathered = empty
                 var c = cell, entering = side
                 while let code = tileCode(at: c) {
                     let exit = QuortexTile.partner[code * 6 + entering]
-                    path.append(FlowStep(cell: c, entering: entering, exit: exit))
+                    add(&gathered, FlowStep(cell: c, entering: entering, exit: exit))
                     let next = board.neighbour[c * 6 + exit]
                     if next < 0 {
-                        if board.portEdge[c * 6 + exit] == target { return path }
+                        if board.portEdge[c * 6 + exit] == target { return gathered }
                         break
                     }
                     c = next
@@ -44,26 +52,6 @@ extension QuortexState {
     /// The cells of ``completedFlow(of:)``, followed without building the path (a
     /// tournament's `flow_cells` figure, once per match and seat).
     public func completedFlowCells(of seat: Int) -> CellSet? {
-        let board = setup.board
-        let edge = setup.edges[seat]
-        let target = HexSide.opposite(edge)
-        for cell in board.cells.indices where board.edgeCells[edge] & (CellSet(1) << cell) != 0 {
-            for side in 0..<6 where board.portEdge[cell * 6 + side] == edge {
-                var cells: CellSet = 0
-                var c = cell, entering = side
-                while let code = tileCode(at: c) {
-                    let exit = QuortexTile.partner[code * 6 + entering]
-                    cells |= CellSet(1) << c
-                    let next = board.neighbour[c * 6 + exit]
-                    if next < 0 {
-                        if board.portEdge[c * 6 + exit] == target { return cells }
-                        break
-                    }
-                    c = next
-                    entering = HexSide.opposite(exit)
-                }
-            }
-        }
-        return nil
+        firstFlow(from: setup.edges[seat], CellSet(0)) { $0 |= CellSet(1) << $1.cell }
     }
 }

@@ -97,9 +97,10 @@ public struct QuortexState: GameState {
     /// - Complexity: one junction graph and one search per seat.
     public func searchValue(of seat: Int) -> Double {
         guard isTerminal else {
-            var values = [Double](repeating: 0, count: seatCount)
-            estimates(into: &values)
-            return values[seat]
+            return withUnsafeTemporaryAllocation(of: Double.self, capacity: seatCount) { values in
+                estimates(into: values)
+                return values[seat]
+            }
         }
         var firsts = 0
         for s in 0..<seatCount where winners & (1 << setup.sideOfSeat[s]) != 0 { firsts += 1 }
@@ -111,13 +112,13 @@ public struct QuortexState: GameState {
         if isTerminal {
             for seat in 0..<seatCount { values[seat] = searchValue(of: seat) }
         } else {
-            estimates(into: &values)
+            values.withUnsafeMutableBufferPointer { estimates(into: $0) }
         }
     }
 
     /// The estimate of a running match: each seat's 1 / (empty cells on its shortest
     /// route) (0.001 without one), as a share of the seats' total.
-    private func estimates(into values: inout [Double]) {
+    private func estimates(into values: UnsafeMutableBufferPointer<Double>) {
         withPosition { t, cellsPointer, empty in
             Junctions.build(t, cellsPointer, empty: empty) { graph in
                 let none = Links()

@@ -13,19 +13,10 @@ public struct RailObservation: GameObservation {
     var hand: InlineArray<6, UInt8>
     var ownSlots: InlineArray<2, HeldMission>
 
-    @usableFromInline
+    /// Inlined where this module builds an observation, so that ``RailState/observationInPlace(for:)``
+    /// reads the fields where they lie (a call hands a borrowed state over as a copy).
+    @usableFromInline @inline(__always)
     init(state: borrowing RailState, seat: Int) {
-        self.seat = seat
-        map = state.map
-        rules = state.rules
-        table = state.table
-        (hand, ownSlots) = state.privateView(of: seat)
-    }
-
-    /// The same, from a state the caller holds in a variable: its fields are read where
-    /// they lie (a borrowed one is handed over as a copy of the whole state).
-    @inline(__always)
-    init(inPlace state: inout RailState, seat: Int) {
         self.seat = seat
         map = state.map
         rules = state.rules

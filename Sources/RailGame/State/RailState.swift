@@ -76,7 +76,7 @@ public struct RailState: GameState {
     /// ``observation(for:)`` read where the state lies (the play loop's variable)
     /// instead of from a copy of its 920 bytes.
     @inline(never)
-    public mutating func observationInPlace(for seat: Int) -> RailObservation { RailObservation(inPlace: &self, seat: seat) }
+    public mutating func observationInPlace(for seat: Int) -> RailObservation { RailObservation(state: self, seat: seat) }
 
     public var outcome: Outcome? {
         guard isTerminal else { return nil }
