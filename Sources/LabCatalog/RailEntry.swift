@@ -52,8 +52,9 @@ struct RailEntry: GameEntry {
     static let entries: [StrategyEntry<RailGame>] = baseEntries + SearchEntries.entries(base: baseEntries, models: models)
         + [ModelEntries.greedy(models)] + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: RailGame.self)]
 
-    /// Learned policy-value models (`oplab learn rail`), read through the value models' encoder.
-    static let learned = LearnedSupport<RailGame> { RailFeatures(map: $0.map) }
+    /// Learned policy-value models (`oplab learn rail`): the value models' features and
+    /// the tuned planner's verdict on each action (RailPolicyFeatures, version 2).
+    static let learned = LearnedSupport<RailGame> { RailPolicyFeatures(map: $0.map) }
 
     static let models = ModelSupport<RailGame>(shipped: .rail) { RailFeatures(map: $0.map) }
 
@@ -99,9 +100,9 @@ struct RailEntry: GameEntry {
     var strategies: [StrategyInfo] { Self.entries.map(\.info) }
 
     var learning: (any GameLearning)? {
-        Learner<RailGame, RailFeatures>(makeGame: { rules, map, seats throws(InputError) in
+        Learner<RailGame, RailPolicyFeatures>(makeGame: { rules, map, seats throws(InputError) in
             try RailGame(map: try RailMapFile.load(path: map), rules: try RailRules(settings: rules.map { ($0.key, $0.value) }), seatCount: seats)
-        }, encoder: { RailFeatures(map: $0.map) }, teachers: { specs, game throws(InputError) in
+        }, encoder: { RailPolicyFeatures(map: $0.map) }, teachers: { specs, game throws(InputError) in
             try StrategyLookup.teachers(try specs.map { text throws(InputError) in try StrategySpec.parse(text) }, in: Self.entries, game: game)
         })
     }

@@ -51,48 +51,14 @@ extension RailState {
     }
 
     /// Calls `body` with every build action `seat` may make, in railroad order, until it
-    /// returns false: unowned railroads whose twin the seat does not own, paid with
-    /// exactly `length` cards (a coloured railroad: its colour plus rainbows; a grey one:
-    /// one colour plus rainbows, or rainbows alone).
+    /// returns false (``RailPublicState/forEachBuild(_:held:packed:_:)`` with the seat's hand).
     @inline(__always)
     func forEachBuild(_ seat: Int, _ body: (Int) -> Bool) {
-        let size = Int(table.handSize[seat])
-        guard size > 0 else { return }
+        guard table.handSize[seat] > 0 else { return }
         let base = seat &* 6
         var held = InlineArray<6, Int>(repeating: 0)
         for c in 0..<6 { held[c] = Int(hands[base &+ c]) }
-        let rainbow = held[RailColour.rainbow]
-        let railroads = map.packed
-        // Candidates by bit operations: a coloured railroad is payable when its colour
-        // plus rainbows cover its length, a grey one when the colour held most does.
-        var most = 0
-        var candidates: UInt128 = 0
-        for c in 0..<5 {
-            candidates |= railroads.colourMask(c) & railroads.lengthAtMost(held[c] &+ rainbow)
-            most = max(most, held[c])
-        }
-        candidates |= railroads.colourMask(RailColour.grey.rawValue) & railroads.lengthAtMost(most &+ rainbow)
-        candidates &= table.unowned
-        let seatOwner = Int8(seat)
-        withUnsafeBytes(of: table.owners) { ownerBytes in
-            let owners = ownerBytes.bindMemory(to: Int8.self)
-            while candidates != 0 {
-                let r = candidates.trailingZeroBitCount
-                candidates &= candidates &- 1
-                let rr = railroads[r]
-                if rr.twin >= 0 && owners[Int(rr.twin)] == seatOwner { continue }
-                let colour = Int(rr.colour)
-                if colour != RailColour.grey.rawValue {
-                    if !body(RailAction.build(r, pay: colour)) { return }
-                } else {
-                    let length = Int(rr.length)
-                    for c in 0..<5 where held[c] > 0 && held[c] &+ rainbow >= length {
-                        if !body(RailAction.build(r, pay: c)) { return }
-                    }
-                    if rainbow >= length, !body(RailAction.build(r, pay: RailColour.rainbow)) { return }
-                }
-            }
-        }
+        table.forEachBuild(seat, held: held, packed: map.packed, body)
     }
 
     /// Whether `seat` has any legal action other than pass.
@@ -242,6 +208,48 @@ extension RailState {
             let j = rng.uniform(i + 1)
             missionDeck.swapAt(i, j)
             i -= 1
+        }
+    }
+}
+
+extension RailPublicState {
+    /// Calls `body` with every build action `seat`, holding `held` (cards of each colour),
+    /// may make, in railroad order, until it returns false: unowned railroads whose twin
+    /// the seat does not own, paid with exactly `length` cards (a coloured railroad: its
+    /// colour plus rainbows; a grey one: one colour plus rainbows, or rainbows alone).
+    /// The state's legal actions and the mover's own observation's read it alike.
+    @inline(__always)
+    func forEachBuild(_ seat: Int, held: InlineArray<6, Int>, packed railroads: PackedRailroads, _ body: (Int) -> Bool) {
+        let rainbow = held[RailColour.rainbow]
+        // Candidates by bit operations: a coloured railroad is payable when its colour
+        // plus rainbows cover its length, a grey one when the colour held most does.
+        var most = 0
+        var candidates: UInt128 = 0
+        for c in 0..<5 {
+            candidates |= railroads.colourMask(c) & railroads.lengthAtMost(held[c] &+ rainbow)
+            most = max(most, held[c])
+        }
+        candidates |= railroads.colourMask(RailColour.grey.rawValue) & railroads.lengthAtMost(most &+ rainbow)
+        candidates &= unowned
+        let seatOwner = Int8(seat)
+        withUnsafeBytes(of: owners) { ownerBytes in
+            let owners = ownerBytes.bindMemory(to: Int8.self)
+            while candidates != 0 {
+                let r = candidates.trailingZeroBitCount
+                candidates &= candidates &- 1
+                let rr = railroads[r]
+                if rr.twin >= 0 && owners[Int(rr.twin)] == seatOwner { continue }
+                let colour = Int(rr.colour)
+                if colour != RailColour.grey.rawValue {
+                    if !body(RailAction.build(r, pay: colour)) { return }
+                } else {
+                    let length = Int(rr.length)
+                    for c in 0..<5 where held[c] > 0 && held[c] &+ rainbow >= length {
+                        if !body(RailAction.build(r, pay: c)) { return }
+                    }
+                    if rainbow >= length, !body(RailAction.build(r, pay: RailColour.rainbow)) { return }
+                }
+            }
         }
     }
 }

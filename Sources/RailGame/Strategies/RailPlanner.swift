@@ -18,8 +18,8 @@ import LabCore
 ///    card, else a mission, else pass; but a railroad so chosen that would spend rainbow
 ///    cards (the hand short of its colour) is put off for a card draw with probability
 ///    `rainbows`, keeping the wild cards for its routes.
-/// Its blunder rate is the `epsilon` every strategy takes. Allocation-free once warm:
-/// the route search works in buffers kept between turns.
+/// Its blunder rate is the `epsilon` every strategy takes. Allocation-free: the route
+/// search works in buffers on the stack.
 public final class RailPlanner: Strategy {
     public typealias G = RailGame
 
@@ -35,9 +35,6 @@ public final class RailPlanner: Strategy {
     public let rainbows: Double
     public let pace: Double
     private var rng: LabRandom
-    /// Route search buffers: per city its distance and the railroad it was reached by.
-    private var distance: [Int] = []
-    private var via: [Int] = []
 
     public init(seed: UInt64, focus: Double = RailPlanner.defaultFocus, missionDraw: Double = RailPlanner.defaultMissionDraw,
                 hoard: Double = RailPlanner.defaultHoard, rainbows: Double = RailPlanner.defaultRainbows,
@@ -106,7 +103,11 @@ public final class RailPlanner: Strategy {
 
     /// The railroads still to build on the cheapest open route of each active mission
     /// (bit r: railroad r); 0 when every route is done or closed.
-    func routeRailroads(_ observation: RailObservation) -> UInt128 {
+    func routeRailroads(_ observation: RailObservation) -> UInt128 { Self.routeRailroads(observation) }
+
+    /// ``routeRailroads(_:)`` as a function of the observation alone (feature encoders
+    /// call it from several threads).
+    static func routeRailroads(_ observation: RailObservation) -> UInt128 {
         var wanted: UInt128 = 0
         for k in 0..<RailPublicState.slotsPerSeat {
             let m = observation.ownSlots[k]
@@ -119,15 +120,12 @@ public final class RailPlanner: Strategy {
     /// Dijkstra over the cities (at most 64): a railroad the seat owns costs 0, an unowned
     /// one its length unless the seat owns its twin (a double is built once), one another
     /// seat owns is closed. Returns the unowned railroads of the cheapest route.
-    /// - Complexity: O(cities² + railroads); allocation-free once the buffers are sized.
-    func route(_ observation: RailObservation, from: Int, to: Int) -> UInt128 {
+    /// - Complexity: O(cities² + railroads); allocation-free (the buffers are on the stack).
+    static func route(_ observation: RailObservation, from: Int, to: Int) -> UInt128 {
         let map = observation.map, seat = observation.seat
         let cities = map.cities.count
-        if distance.count < cities {
-            distance = Array(repeating: 0, count: cities)
-            via = Array(repeating: 0, count: cities)
-        }
-        for c in 0..<cities { distance[c] = Int.max; via[c] = -1 }
+        var distance = InlineArray<64, Int>(repeating: Int.max)
+        var via = InlineArray<64, Int>(repeating: -1)
         distance[from] = 0
         var done: UInt64 = 0
         while true {
@@ -161,5 +159,83 @@ public final class RailPlanner: Strategy {
             city = road.from == city ? road.to : road.from
         }
         return wanted
+    }
+
+    /// The probability of each action under ``chooseAction(_:legal:)`` with these knobs
+    /// (its `epsilon` aside): `probabilities[a]` for action id `a`, 0 for the actions it
+    /// never plays here. The same steps as the decision, each chance split instead of
+    /// drawn; the learned players read it as a feature (the planner's verdict).
+    /// - Complexity: O(legal actions + the route searches); allocation-free.
+    public static func policy(_ observation: RailObservation, legal: ActionBuffer, focus: Double, missionDraw: Double, hoard: Double,
+                              rainbows: Double, pace: Double, into probabilities: UnsafeMutableBufferPointer<Float>) {
+        for a in probabilities.indices { probabilities[a] = 0 }
+        func add(_ action: Int, _ p: Double) { probabilities[action] += Float(p) }
+        var mass = 1.0
+        let canDraw = RailCPU.has(legal, RailAction.drawCard)
+        if pace < 1 && canDraw {
+            add(RailAction.drawCard, mass * (1 - pace))
+            mass *= pace
+        }
+        let missionLegal = RailCPU.has(legal, RailAction.drawMission)
+        var active = 0
+        for k in 0..<RailPublicState.slotsPerSeat where !observation.ownSlots[k].isEmpty && !observation.ownSlots[k].completed { active += 1 }
+        if missionLegal && active < RailPublicState.slotsPerSeat {
+            add(RailAction.drawMission, mass * missionDraw)
+            mass *= 1 - missionDraw
+        }
+        let wanted = routeRailroads(observation)
+        if wanted != 0 {
+            let focused = mass * focus
+            mass -= focused
+            let count = buildCount(legal) { wanted >> UInt128($0) & 1 == 1 }
+            if count > 0 {
+                forEachBuild(observation, legal, where: { wanted >> UInt128($0) & 1 == 1 }) { add($0, focused / Double(count)) }
+            } else if canDraw {
+                add(RailAction.drawCard, focused * hoard)
+                mass += focused * (1 - hoard)
+            } else {
+                mass += focused
+            }
+        }
+        let count = buildCount(legal) { _ in true }
+        if count > 0 {
+            let share = mass / Double(count)
+            forEachBuild(observation, legal, where: { _ in true }) { build in
+                if rainbows > 0 && canDraw && spendsRainbows(build, observation) {
+                    add(RailAction.drawCard, share * rainbows)
+                    add(build, share * (1 - rainbows))
+                } else {
+                    add(build, share)
+                }
+            }
+        } else if canDraw {
+            add(RailAction.drawCard, mass)
+        } else {
+            add(missionLegal ? RailAction.drawMission : RailAction.pass, mass)
+        }
+    }
+
+    /// The distinct railroads with a legal build that pass `include`.
+    private static func buildCount(_ legal: ActionBuffer, _ include: (Int) -> Bool) -> Int {
+        var count = 0, last = -1
+        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
+            let r = RailAction.railroad(of: legal[i])
+            if r != last && include(r) { count += 1 }
+            last = r
+        }
+        return count
+    }
+
+    /// The build the CPUs play for each distinct railroad with a legal build that passes
+    /// `include`: its first legal build when coloured, paid with the colour held most when grey.
+    private static func forEachBuild(_ observation: RailObservation, _ legal: ActionBuffer, where include: (Int) -> Bool,
+                                     _ body: (Int) -> Void) {
+        var last = -1
+        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
+            let r = RailAction.railroad(of: legal[i])
+            defer { last = r }
+            guard r != last, include(r) else { continue }
+            body(observation.map.railroads[r].colour == .grey ? RailAction.build(r, pay: RailCPU.mostHeldColour(observation)) : legal[i])
+        }
     }
 }
