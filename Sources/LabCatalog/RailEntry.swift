@@ -53,8 +53,9 @@ struct RailEntry: GameEntry {
         + [ModelEntries.greedy(models)] + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: RailGame.self)]
 
     /// Learned policy-value models (`oplab learn rail`): the value models' features and
-    /// the tuned planner's verdict on each action (RailPolicyFeatures, version 2).
-    static let learned = LearnedSupport<RailGame> { RailPolicyFeatures(map: $0.map) }
+    /// the tuned planner's verdict on each action (RailPolicyFeatures, version 2); the
+    /// shipped one is configs/models/learned/rail.model (the shipped map's).
+    static let learned = LearnedSupport<RailGame>(shipped: ShippedModel.learned(for: RailGame.name)) { RailPolicyFeatures(map: $0.map) }
 
     static let models = ModelSupport<RailGame>(shipped: .rail) { RailFeatures(map: $0.map) }
 

@@ -98,6 +98,10 @@ struct LearnCommand: ParsableCommand {
             transform: CommandLineNumbers.integer)
     var teacherGames: Int?
 
+    @Option(name: .customLong("teacher-keep"), parsing: .unconditional,
+            help: "The share of the teachers' moves recorded (0 < F <= 1; default 1): more games in the same memory.")
+    var teacherKeep: Double?
+
     @Flag(help: "Train on each sampled position as itself or one of its symmetric images (Connect Four: the mirror), drawn at random.")
     var symmetries = false
 
@@ -195,6 +199,11 @@ struct LearnCommand: ParsableCommand {
             request.teachers.append(spec.description)
         }
         request.teacherGames = teachers.isEmpty ? 0 : (teacherGames ?? 1_000)
+        if let teacherKeep {
+            guard !teachers.isEmpty else { throw InputError("--teacher-keep needs --teacher") }
+            guard teacherKeep > 0 && teacherKeep <= 1 else { throw InputError("--teacher-keep \(teacherKeep): expected a share in (0, 1]") }
+            request.teacherKeep = teacherKeep
+        }
         if let initial, PathKind(of: initial) != .file { throw InputError("--init \(initial.excerpt()): no such model file") }
         request.initial = initial
         request.symmetries = symmetries

@@ -159,6 +159,28 @@ struct LearningTests {
         #expect(play.play(games: 6, seed: 4, threads: 2).map(\.features) != positions.map(\.features))
     }
 
+    @Test("teacher-keep: a share of the teacher's moves is recorded, the same ones on any thread count, each as when all are kept")
+    func teacherKeep() throws {
+        let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)
+        let game = try ConnectFourGame(rules: [], seatCount: 2)
+        let teacher = try StrategyLookup.teachers([StrategySpec(name: "mcts", parameters: [("iterations", "30")])], in: entry.entries, game: game)
+        let all = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: teacher).play(games: 24, seed: 3, threads: 2)
+        var half = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: teacher)
+        half.keep = 0.5
+        let kept = half.play(games: 24, seed: 3, threads: 2)
+        #expect(kept.count > all.count / 3 && kept.count < all.count * 2 / 3, "\(kept.count) of \(all.count) kept")
+        #expect(half.play(games: 24, seed: 3, threads: 1).map(\.features) == kept.map(\.features))
+        // The same games, so every kept position is one of all's, in order, with its targets.
+        var rest = all[...]
+        for p in kept {
+            guard let i = rest.firstIndex(where: { $0.features == p.features && $0.policy == p.policy && $0.value == p.value }) else {
+                Issue.record("a kept position is not among all the teacher's")
+                break
+            }
+            rest = all[(i + 1)...]
+        }
+    }
+
     @Test("self-play searches with the trainee (latest) or the last accepted network (best): generation 2 plays alike only when generation 1's gate accepted")
     func selfPlayer() throws {
         let latest = Self.folder(), best = Self.folder()

@@ -56,6 +56,8 @@ struct LearnCLITests {
             (["learn", "connect4", "--init", "no-such.model"], "no-such.model"),
             (["learn", "connect4", "--teacher-games", "5"], "--teacher-games needs --teacher"),
             (["learn", "connect4", "--teacher", "mcts", "--teacher-games", "0"], "--teacher-games 0: expected 1...1000000"),
+            (["learn", "connect4", "--teacher-keep", "0.5"], "--teacher-keep needs --teacher"),
+            (["learn", "connect4", "--teacher", "mcts", "--teacher-keep", "0"], "--teacher-keep 0.0: expected a share in (0, 1]"),
             (["learn", "connect4", "--teacher", "external(command=\"python3 x.py\")"], "an external bot cannot teach"),
             (["play", "connect4", "--player", "policy(temperature=-1)", "--player", "random"], "temperature"),
             (["play", "connect4", "--player", "alphazero(sims=0)", "--player", "random"], "sims"),

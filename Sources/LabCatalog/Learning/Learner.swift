@@ -53,6 +53,9 @@ public struct LearnRequest: Sendable, Equatable {
     /// values); none by default (self-play from a random network).
     public var teachers: [String] = []
     public var teacherGames = 0
+    /// The share of the teachers' moves recorded (each kept with this probability, drawn
+    /// from the seed): more games for the same memory, so the values see more outcomes.
+    public var teacherKeep = 1.0
     /// A model file to start from instead of a random network (fine-tuning a learned
     /// model, e.g. at a lower learning rate); its shape sets the width and blocks.
     public var initial: String?
@@ -80,6 +83,7 @@ public struct LearnRequest: Sendable, Equatable {
          "batch: \(batch)", "learningRate: \(learningRate)", "gateBlocks: \(gateBlocks)", "anchorBlocks: \(anchorBlocks)",
          "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]
             + (teachers.isEmpty ? [] : ["teachers: \(teachers.joined(separator: ";"))", "teacherGames: \(teacherGames)"])
+            + (teacherKeep < 1 ? ["teacherKeep: \(teacherKeep)"] : [])
             + (initial.map { ["init: \($0)"] } ?? [])
             + (symmetries ? ["symmetries: true"] : [])
     }
@@ -269,7 +273,7 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         guard let resolve = teachers else { throw InputError("--teacher: \(request.game) has no strategies to teach with") }
         let factories = try resolve(request.teachers, game)
         let started = Date()
-        let positions = TeacherPlay(game: game, encoder: encoder, teachers: factories)
+        let positions = TeacherPlay(game: game, encoder: encoder, teachers: factories, keep: request.teacherKeep)
             .play(games: request.teacherGames, seed: Seeds.derive(request.seed, 0x7eac), threads: threads)
         state.buffer.append(generation: 0, positions: positions, window: request.window)
         progress(String(format: "warm start: %d games of %@, %d positions in %.0f s", request.teacherGames,

@@ -12,11 +12,13 @@ import Synchronization
 /// `randomMoveRate` a move is uniformly random instead (variety for a deterministic
 /// teacher); those moves are played, not recorded. Every other move is one position: the
 /// mover's features, the legal actions and the teacher's choice as the policy (all its
-/// weight on that action), and each seat's share of the final score.
+/// weight on that action), and each seat's share of the final score; with `keep` below 1,
+/// each such move is recorded with that probability (game m's draws from its own stream).
 struct TeacherPlay<G: Game, E: FeatureEncoder> where E.Observation == G.State.Observation {
     let game: G
     let encoder: E
     let teachers: [StrategyFactory<G>]
+    var keep = 1.0
     var randomMoveRate = 0.1
 
     /// Games `0..<games`, seeded from `seed`, in chunks over `threads`; the positions in
@@ -43,9 +45,10 @@ struct TeacherPlay<G: Game, E: FeatureEncoder> where E.Observation == G.State.Ob
     private func play(_ m: Int, seed: UInt64, buffer: inout ActionBuffer, into positions: inout [LearnedPosition]) {
         let seats = game.seatCount
         var recorded: [(position: LearnedPosition, seat: Int)] = []
+        var sample = LabRandom(seed: Seeds.derive(seed, UInt64(m), 0x6b65))
         let (state, _) = SelfPlay.match(game, match: m, teachers: teachers, randomMoveRate: randomMoveRate, seed: seed,
                                         buffer: &buffer) { before, legal, action, byTeacher in
-            guard byTeacher, legal.count > 1 else { return }
+            guard byTeacher, legal.count > 1, keep >= 1 || sample.chance(keep) else { return }
             let seat = before.currentSeat
             var features = [Float](repeating: 0, count: encoder.featureCount)
             features.withUnsafeMutableBufferPointer { encoder.encode(before.observation(for: seat), into: $0) }
