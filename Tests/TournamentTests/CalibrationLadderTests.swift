@@ -210,6 +210,19 @@ struct LadderFileTests {
         ])
     }
 
+    @Test("A long level name or strategy widens its column instead of being cut")
+    func tableWidens() {
+        var long = Self.ladder
+        long.levels[0].name = "grandmaster"
+        long.levels[1].strategy = "policy(model=/some/long/path/to/a/model/file.model, temperature=1.219)"
+        let table = long.table
+        #expect(table[1].hasPrefix("grandmaster  0.3     toy(noise=0.75)"), "\(table[1])")
+        #expect(table[2].contains("temperature=1.219)  0.98"), "\(table[2])")
+        // Every line's win rate starts in the header's column.
+        let column = table[0].range(of: "win rate")!.lowerBound.utf16Offset(in: table[0])
+        #expect(table[1].dropFirst(column).hasPrefix("0.3 ") && table[2].dropFirst(column).hasPrefix("0.98 "), "\(table)")
+    }
+
     @Test("A level not stronger than the one below it is warned about; a rising ladder is not")
     func warnings() {
         #expect(Self.ladder.warnings.isEmpty)

@@ -153,15 +153,17 @@ public struct CalibrationLadder: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The ladder as an aligned table: a header, then one line per level.
+    /// The ladder as an aligned table: a header, then one line per level. The name and
+    /// strategy columns widen for a long name or spec (never cut).
     public var table: [String] {
-        var table = ["level     target  strategy                                  win rate  95 % interval"]
+        let nameWidth = max(10, (levels.map(\.name.count).max() ?? 0) + 2)
+        let strategyWidth = max(42, (levels.map(\.strategy.count).max() ?? 0) + 2)
+        func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+        var table = [pad("level", nameWidth) + "target  " + pad("strategy", strategyWidth) + "win rate  95 % interval"]
         for level in levels {
             let m = level.measurement
-            table.append(level.name.padding(toLength: 10, withPad: " ", startingAt: 0)
-                         + Calibration.number(level.target, 2).padding(toLength: 8, withPad: " ", startingAt: 0)
-                         + level.strategy.padding(toLength: 42, withPad: " ", startingAt: 0)
-                         + Calibration.number(m.winRate, 4).padding(toLength: 10, withPad: " ", startingAt: 0)
+            table.append(pad(level.name, nameWidth) + pad(Calibration.number(level.target, 2), 8) + pad(level.strategy, strategyWidth)
+                         + pad(Calibration.number(m.winRate, 4), 10)
                          + "[\(Calibration.number(m.low, 4)), \(Calibration.number(m.high, 4))]" + (level.outOfRange ? "  (target out of range)" : ""))
         }
         return table
