@@ -128,7 +128,7 @@ struct RailEntry: GameEntry {
                      setupLines: ["map \(map.name)\(source): \(map.cities.count) cities, \(map.railroads.count) railroads",
                                   "rules: " + (changed.isEmpty ? "defaults" : changed.joined(separator: ", "))],
                      loop: playLoop(game, factories), boardCounts: Self.boardCounts(map),
-                     marks: { state, seat in [Self.builtRailroads(state, seat: seat)] },
+                     marks: { state, seat in [state.railroads(ownedBy: seat)] },
                      figureNames: seatStatNames, draw: RailGame.scene(of:))
     }
 
@@ -146,12 +146,5 @@ struct RailEntry: GameEntry {
                                elementColumns: ["railroad", "from", "to", "length", "colour", "lane", "from_latitude", "from_longitude",
                                                 "to_latitude", "to_longitude"],
                                elements: elements, counts: [.init(name: "built", column: "built_railroads")])
-    }
-
-    /// The railroads `seat` owns at the end (bit r: railroad r; a map has at most 128).
-    static func builtRailroads(_ state: RailState, seat: Int) -> UInt128 {
-        var set: UInt128 = 0
-        for r in 0..<state.map.railroads.count where state.owner(of: r) == seat { set |= UInt128(1) << r }
-        return set
     }
 }

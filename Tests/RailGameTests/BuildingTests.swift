@@ -153,4 +153,26 @@ struct BuildingTests {
         // Uniform insertion puts all three on top with probability about (3/43)^3.
         #expect(onTop < 5)
     }
+
+    @Test("railroads(ownedBy:) is the set of railroads owner(of:) gives the seat, at every turn of random matches", arguments: [2, 4])
+    func ownedSets(seats: Int) throws {
+        let game = try Rail.game(seats: seats)
+        var buffer = ActionBuffer()
+        var owned = 0
+        for seed in 0..<3 as Range<UInt64> {
+            var state = game.newMatch(seed: seed)
+            var rng = LabRandom(seed: 70 + seed)
+            while !state.isTerminal {
+                for seat in 0..<seats {
+                    var expected: UInt128 = 0
+                    for r in 0..<state.map.railroads.count where state.owner(of: r) == seat { expected |= UInt128(1) << UInt128(r) }
+                    #expect(state.railroads(ownedBy: seat) == expected, "seed \(seed), turn \(state.turn), seat \(seat)")
+                    owned += expected.nonzeroBitCount
+                }
+                state.legalActions(into: &buffer)
+                state.apply(buffer[rng.uniform(buffer.count)])
+            }
+        }
+        try #require(owned > 1000, "only \(owned) owned railroads seen")
+    }
 }

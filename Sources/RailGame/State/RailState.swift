@@ -124,6 +124,15 @@ public struct RailState: GameState {
     public func railroadsOwned(_ seat: Int) -> Int { Int(table.railroadCount[seat]) }
     public func handSize(_ seat: Int) -> Int { Int(table.handSize[seat]) }
     public func owner(of railroad: Int) -> Int? { table.owners[railroad] < 0 ? nil : Int(table.owners[railroad]) }
+    /// The railroads `seat` owns (bit r: railroad r), read from the owners in one pass.
+    public func railroads(ownedBy seat: Int) -> UInt128 {
+        var set: UInt128 = 0
+        let owner = Int8(seat)
+        withUnsafeBytes(of: table.owners) { raw in
+            for r in 0..<map.railroads.count where Int8(bitPattern: raw[r]) == owner { set |= UInt128(1) << UInt128(r) }
+        }
+        return set
+    }
     public var deckCount: Int { Int(table.deckCount) }
     public var missionDeckCount: Int { Int(table.missionDeckCount) }
     public func discarded(_ colour: Int) -> Int { Int(table.discards[colour]) }
