@@ -35,6 +35,20 @@ public protocol FeatureEncoder: Sendable {
 extension FeatureEncoder {
     public var actionFeatures: Int { 0 }
     public var symmetries: [FeatureSymmetry] { [] }
+
+    /// For an encoder whose vector is `base`'s features followed by its action features:
+    /// checks that `features` holds ``featureCount`` values, writes `base`'s features of
+    /// `observation` first, and returns the rest of the buffer, zeroed.
+    public func encodeBase<Base: FeatureEncoder>(_ base: Base, _ observation: Observation,
+                                                 into features: UnsafeMutableBufferPointer<Float>) -> UnsafeMutableBufferPointer<Float>
+    where Base.Observation == Observation {
+        precondition(features.count == featureCount, "\(Self.gameName) policy features: \(featureCount) values, buffer holds \(features.count)")
+        let n = base.featureCount
+        base.encode(observation, into: UnsafeMutableBufferPointer(rebasing: features[0..<n]))
+        let rest = UnsafeMutableBufferPointer(rebasing: features[n...])
+        for i in rest.indices { rest[i] = 0 }
+        return rest
+    }
 }
 
 /// Values a search reads at a leaf instead of (or after) a rollout: for each seat, the

@@ -302,11 +302,7 @@ public struct QuortexPolicyFeatures: FeatureEncoder {
     }
 
     public func encode(_ observation: QuortexObservation, into features: UnsafeMutableBufferPointer<Float>) {
-        precondition(features.count == featureCount, "quortex policy features: \(featureCount) values, buffer holds \(features.count)")
-        let n = base.featureCount
-        base.encode(observation, into: UnsafeMutableBufferPointer(rebasing: features[0..<n]))
-        let actions = UnsafeMutableBufferPointer(rebasing: features[n...])
-        for i in actions.indices { actions[i] = 0 }
+        let actions = encodeBase(base, observation, into: features)
         guard observation.tile >= 0, !observation.isOver else { return }
         encodeActions(observation, into: actions)
     }

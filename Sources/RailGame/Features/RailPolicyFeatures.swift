@@ -41,23 +41,11 @@ public struct RailPolicyFeatures: FeatureEncoder {
     }
 
     public func encode(_ o: RailObservation, into features: UnsafeMutableBufferPointer<Float>) {
-        precondition(features.count == featureCount, "rail policy features: \(featureCount) values, buffer holds \(features.count)")
-        let n = base.featureCount
-        base.encode(o, into: UnsafeMutableBufferPointer(rebasing: features[0..<n]))
-        let f = UnsafeMutableBufferPointer(rebasing: features[n...])
-        for i in f.indices { f[i] = 0 }
+        let f = encodeBase(base, o, into: features)
+        // Empty unless the observer is to move in a running match.
         var legal = ActionBuffer()
         o.legalActions(into: &legal)
-        guard !legal.isEmpty, o.table.endReason == .none, Int(o.table.currentSeat) == o.seat else { return }
-        let k = Self.perAction, p = Self.planner
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: actions) { probabilities in
-            RailPlanner.policy(o, legal: legal, focus: p.focus, missionDraw: p.missionDraw, hoard: p.hoard, rainbows: p.rainbows,
-                               pace: p.pace, into: probabilities)
-            for a in probabilities.indices where probabilities[a] > 0 {
-                f[a * k] = probabilities[a]
-                f[a * k + 1] = 1
-            }
-        }
+        guard !legal.isEmpty else { return }
         // The routes of the active missions, and the railroads that are the last on one.
         var onRoute: UInt128 = 0, last: UInt128 = 0
         for s in 0..<RailPublicState.slotsPerSeat {
@@ -66,6 +54,16 @@ public struct RailPolicyFeatures: FeatureEncoder {
             let route = RailPlanner.route(o, from: Int(m.from), to: Int(m.to))
             onRoute |= route
             if route.nonzeroBitCount == 1 { last |= route }
+        }
+        let k = Self.perAction, p = Self.planner
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: actions) { probabilities in
+            // The planner's route railroads are onRoute (RailPlanner.routeRailroads), found once.
+            RailPlanner.policy(o, legal: legal, wanted: onRoute, focus: p.focus, missionDraw: p.missionDraw, hoard: p.hoard,
+                               rainbows: p.rainbows, pace: p.pace, into: probabilities)
+            for a in probabilities.indices where probabilities[a] > 0 {
+                f[a * k] = probabilities[a]
+                f[a * k + 1] = 1
+            }
         }
         for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
             let a = legal[i], r = RailAction.railroad(of: a)

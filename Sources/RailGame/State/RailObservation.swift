@@ -68,24 +68,12 @@ public struct RailObservation: GameObservation {
     /// conformance test checks. Empty when another seat moves or the match is over.
     public func legalActions(into buffer: inout ActionBuffer) {
         guard table.endReason == .none, Int(table.currentSeat) == seat else { buffer.removeAll(); return }
-        let card = Int(table.handSize[seat]) < RailMap.handLimit && table.deckCount > 0
-        let mission = Int(table.slotsUsed[seat]) < RailPublicState.slotsPerSeat && table.missionDeckCount > 0
         var held = InlineArray<6, Int>(repeating: 0)
         for c in 0..<6 { held[c] = Int(hand[c]) }
-        let table = self.table, seat = self.seat, size = RailAction.spaceSize(railroads: map.railroads.count)
-        buffer.fill(upTo: size) { out in
-            var n = 0
-            if card { out[n] = Int32(RailAction.drawCard); n &+= 1 }
-            if mission { out[n] = Int32(RailAction.drawMission); n &+= 1 }
-            if table.handSize[seat] > 0 {
-                table.forEachBuild(seat, held: held, packed: map.packed) { action in
-                    out[n] = Int32(truncatingIfNeeded: action)
-                    n &+= 1
-                    return true
-                }
-            }
-            if n == 0 { out[0] = Int32(RailAction.pass); n = 1 }
-            return n
+        let table = self.table, seat = self.seat, packed = map.packed
+        RailAction.fillLegal(&buffer, size: RailAction.spaceSize(railroads: map.railroads.count), card: table.canDrawCard(seat),
+                             mission: table.canDrawMission(seat)) { add in
+            if table.handSize[seat] > 0 { table.forEachBuild(seat, held: held, packed: packed, add) }
         }
     }
 

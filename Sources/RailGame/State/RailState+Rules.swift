@@ -24,30 +24,17 @@ extension RailState {
     func fillLegalActions(into buffer: inout ActionBuffer) {
         guard !isTerminal else { buffer.removeAll(); return }
         let seat = currentSeat
-        let (card, mission) = (canDrawCard(seat), canDrawMission(seat))
-        // Written in place: an append per action checked the buffer's uniqueness each time.
-        buffer.fill(upTo: actionSpaceSize) { out in
-            var n = 0
-            if card { out[n] = Int32(RailAction.drawCard); n &+= 1 }
-            if mission { out[n] = Int32(RailAction.drawMission); n &+= 1 }
-            forEachBuild(seat) { action in
-                out[n] = Int32(truncatingIfNeeded: action)
-                n &+= 1
-                return true
-            }
-            if n == 0 { out[0] = Int32(RailAction.pass); n = 1 }
-            return n
+        RailAction.fillLegal(&buffer, size: actionSpaceSize, card: table.canDrawCard(seat), mission: table.canDrawMission(seat)) { add in
+            forEachBuild(seat, add)
         }
     }
 
-    /// Draw a card: fewer than 6 cards in hand and a non-empty deck.
-    @inline(__always) func canDrawCard(_ seat: Int) -> Bool {
-        Int(table.handSize[seat]) < RailMap.handLimit && table.deckCount > 0
-    }
-
-    /// Draw a mission: fewer than 2 slots in use and a non-empty mission deck.
-    @inline(__always) func canDrawMission(_ seat: Int) -> Bool {
-        Int(table.slotsUsed[seat]) < RailPublicState.slotsPerSeat && table.missionDeckCount > 0
+    /// `seat`'s cards of each colour.
+    @inline(__always) func held(_ seat: Int) -> InlineArray<6, Int> {
+        let base = seat &* 6
+        var held = InlineArray<6, Int>(repeating: 0)
+        for c in 0..<6 { held[c] = Int(hands[base &+ c]) }
+        return held
     }
 
     /// Calls `body` with every build action `seat` may make, in railroad order, until it
@@ -55,15 +42,12 @@ extension RailState {
     @inline(__always)
     func forEachBuild(_ seat: Int, _ body: (Int) -> Bool) {
         guard table.handSize[seat] > 0 else { return }
-        let base = seat &* 6
-        var held = InlineArray<6, Int>(repeating: 0)
-        for c in 0..<6 { held[c] = Int(hands[base &+ c]) }
-        table.forEachBuild(seat, held: held, packed: map.packed, body)
+        table.forEachBuild(seat, held: held(seat), packed: map.packed, body)
     }
 
     /// Whether `seat` has any legal action other than pass.
     func hasActionBesidesPass(_ seat: Int) -> Bool {
-        if canDrawCard(seat) || canDrawMission(seat) { return true }
+        if table.canDrawCard(seat) || table.canDrawMission(seat) { return true }
         var found = false
         forEachBuild(seat) { _ in
             found = true
@@ -212,7 +196,39 @@ extension RailState {
     }
 }
 
+extension RailAction {
+    /// Writes a mover's legal actions into `buffer` (at most `size`): draw card when
+    /// `card`, draw mission when `mission`, then each build `builds` hands its callback,
+    /// in railroad order; pass alone when there is nothing else. The state's list and the
+    /// mover's own observation's are both written here.
+    @inline(__always)
+    static func fillLegal(_ buffer: inout ActionBuffer, size: Int, card: Bool, mission: Bool,
+                          builds: ((Int) -> Bool) -> Void) {
+        // Written in place: an append per action checked the buffer's uniqueness each time.
+        buffer.fill(upTo: size) { out in
+            var n = 0
+            if card { out[n] = Int32(RailAction.drawCard); n &+= 1 }
+            if mission { out[n] = Int32(RailAction.drawMission); n &+= 1 }
+            builds { action in
+                out[n] = Int32(truncatingIfNeeded: action)
+                n &+= 1
+                return true
+            }
+            if n == 0 { out[0] = Int32(RailAction.pass); n = 1 }
+            return n
+        }
+    }
+}
+
 extension RailPublicState {
+    /// Draw a card: fewer than 6 cards in hand and a non-empty deck.
+    @inline(__always) func canDrawCard(_ seat: Int) -> Bool { Int(handSize[seat]) < RailMap.handLimit && deckCount > 0 }
+
+    /// Draw a mission: fewer than 2 slots in use and a non-empty mission deck.
+    @inline(__always) func canDrawMission(_ seat: Int) -> Bool {
+        Int(slotsUsed[seat]) < RailPublicState.slotsPerSeat && missionDeckCount > 0
+    }
+
     /// Calls `body` with every build action `seat`, holding `held` (cards of each colour),
     /// may make, in railroad order, until it returns false: unowned railroads whose twin
     /// the seat does not own, paid with exactly `length` cards (a coloured railroad: its

@@ -81,24 +81,7 @@ public final class RailPlanner: Strategy {
     /// A build of a railroad in `wanted` (bit r: railroad r), chosen uniformly among the
     /// buildable ones; nil when none is.
     static func build(among wanted: UInt128, _ observation: RailObservation, legal: ActionBuffer, rng: inout LabRandom) -> Int? {
-        var count = 0, last = -1
-        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
-            let r = RailAction.railroad(of: legal[i])
-            if r != last && wanted >> UInt128(r) & 1 == 1 { count += 1 }
-            last = r
-        }
-        guard count > 0 else { return nil }
-        var pick = rng.uniform(count)
-        last = -1
-        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
-            let r = RailAction.railroad(of: legal[i])
-            defer { last = r }
-            guard r != last, wanted >> UInt128(r) & 1 == 1 else { continue }
-            if pick > 0 { pick -= 1; continue }
-            guard observation.map.railroads[r].colour == .grey else { return legal[i] }
-            return RailAction.build(r, pay: RailCPU.mostHeldColour(observation))
-        }
-        return nil
+        RailCPU.uniformBuild(observation, legal: legal, among: { wanted >> UInt128($0) & 1 == 1 }, rng: &rng)
     }
 
     /// The railroads still to build on the cheapest open route of each active mission
@@ -168,6 +151,14 @@ public final class RailPlanner: Strategy {
     /// - Complexity: O(legal actions + the route searches); allocation-free.
     public static func policy(_ observation: RailObservation, legal: ActionBuffer, focus: Double, missionDraw: Double, hoard: Double,
                               rainbows: Double, pace: Double, into probabilities: UnsafeMutableBufferPointer<Float>) {
+        policy(observation, legal: legal, wanted: routeRailroads(observation), focus: focus, missionDraw: missionDraw, hoard: hoard,
+               rainbows: rainbows, pace: pace, into: probabilities)
+    }
+
+    /// ``policy(_:legal:focus:missionDraw:hoard:rainbows:pace:into:)`` with the route
+    /// railroads (``routeRailroads(_:)``) already found.
+    static func policy(_ observation: RailObservation, legal: ActionBuffer, wanted: UInt128, focus: Double, missionDraw: Double,
+                       hoard: Double, rainbows: Double, pace: Double, into probabilities: UnsafeMutableBufferPointer<Float>) {
         for a in probabilities.indices { probabilities[a] = 0 }
         func add(_ action: Int, _ p: Double) { probabilities[action] += Float(p) }
         var mass = 1.0
@@ -183,13 +174,13 @@ public final class RailPlanner: Strategy {
             add(RailAction.drawMission, mass * missionDraw)
             mass *= 1 - missionDraw
         }
-        let wanted = routeRailroads(observation)
         if wanted != 0 {
             let focused = mass * focus
             mass -= focused
-            let count = buildCount(legal) { wanted >> UInt128($0) & 1 == 1 }
+            let onRoute = { (r: Int) in wanted >> UInt128(r) & 1 == 1 }
+            let count = RailCPU.railroadCount(legal, where: onRoute)
             if count > 0 {
-                forEachBuild(observation, legal, where: { wanted >> UInt128($0) & 1 == 1 }) { add($0, focused / Double(count)) }
+                RailCPU.forEachRailroadBuild(observation, legal, where: onRoute) { add($0, focused / Double(count)); return true }
             } else if canDraw {
                 add(RailAction.drawCard, focused * hoard)
                 mass += focused * (1 - hoard)
@@ -197,45 +188,22 @@ public final class RailPlanner: Strategy {
                 mass += focused
             }
         }
-        let count = buildCount(legal) { _ in true }
+        let count = RailCPU.railroadCount(legal) { _ in true }
         if count > 0 {
             let share = mass / Double(count)
-            forEachBuild(observation, legal, where: { _ in true }) { build in
+            RailCPU.forEachRailroadBuild(observation, legal, where: { _ in true }) { build in
                 if rainbows > 0 && canDraw && spendsRainbows(build, observation) {
                     add(RailAction.drawCard, share * rainbows)
                     add(build, share * (1 - rainbows))
                 } else {
                     add(build, share)
                 }
+                return true
             }
         } else if canDraw {
             add(RailAction.drawCard, mass)
         } else {
             add(missionLegal ? RailAction.drawMission : RailAction.pass, mass)
-        }
-    }
-
-    /// The distinct railroads with a legal build that pass `include`.
-    private static func buildCount(_ legal: ActionBuffer, _ include: (Int) -> Bool) -> Int {
-        var count = 0, last = -1
-        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
-            let r = RailAction.railroad(of: legal[i])
-            if r != last && include(r) { count += 1 }
-            last = r
-        }
-        return count
-    }
-
-    /// The build the CPUs play for each distinct railroad with a legal build that passes
-    /// `include`: its first legal build when coloured, paid with the colour held most when grey.
-    private static func forEachBuild(_ observation: RailObservation, _ legal: ActionBuffer, where include: (Int) -> Bool,
-                                     _ body: (Int) -> Void) {
-        var last = -1
-        for i in 0..<legal.count where RailAction.isBuild(legal[i]) {
-            let r = RailAction.railroad(of: legal[i])
-            defer { last = r }
-            guard r != last, include(r) else { continue }
-            body(observation.map.railroads[r].colour == .grey ? RailAction.build(r, pay: RailCPU.mostHeldColour(observation)) : legal[i])
         }
     }
 }
