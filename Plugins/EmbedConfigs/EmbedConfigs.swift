@@ -8,7 +8,8 @@ import PackagePlugin
 /// Each target gets one generated `EmbeddedConfigs.swift` (in the build folder, never in
 /// git) with an `enum EmbeddedConfigs` of `EmbeddedFile`s (and `all`, every one of them);
 /// SwiftPM rebuilds it when a file changes. To ship another file, add it to ``files``;
-/// a learned model needs only to be in ``learnedFolder`` (named GAME.model).
+/// a learned model needs only to be in ``learnedFolder`` (named GAME.model, or GAME-N.model
+/// for N seats).
 @main
 struct EmbedConfigs: BuildToolPlugin {
     /// Per target: the Swift name of each file and its path from the package root.
@@ -23,7 +24,7 @@ struct EmbedConfigs: BuildToolPlugin {
     ]
 
     /// Every `*.model` here is embedded into LabCatalog: the shipped learned model of the
-    /// game its name says (`connect4.model`).
+    /// game its name says (`connect4.model`; `rail-4.model`: rail at 4 seats).
     static let learnedFolder = "configs/models/learned"
 
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {

@@ -153,8 +153,9 @@ final class PolicyPlayer<G: Game, E: FeatureEncoder>: Strategy where E.Observati
 /// How a game's learned policy-value models are loaded and checked: where its feature
 /// encoder meets the network.
 struct LearnedSupport<G: Game>: Sendable {
-    /// The shipped model (compiled in from configs/models/learned/), if the game has one yet.
-    let shipped: ShippedModel?
+    /// The shipped models (compiled in from configs/models/learned/), one a seat count; none
+    /// for a game without one yet.
+    let shipped: [ShippedModel]
     /// Whether a match ends on a winning move (Connect Four, Quortex), so that searches
     /// take decisive moves by default.
     let decisive: Bool
@@ -165,7 +166,7 @@ struct LearnedSupport<G: Game>: Sendable {
     /// How many symmetries the game's features have (so whether `symmetric` means something).
     let symmetryCount: @Sendable (G) -> Int
 
-    init<E: FeatureEncoder>(shipped: ShippedModel? = nil, decisive: Bool = false, encoder: @escaping @Sendable (G) -> E)
+    init<E: FeatureEncoder>(shipped: [ShippedModel] = [], decisive: Bool = false, encoder: @escaping @Sendable (G) -> E)
     where E.Observation == G.State.Observation {
         self.shipped = shipped
         self.decisive = decisive
@@ -174,11 +175,7 @@ struct LearnedSupport<G: Game>: Sendable {
             let file: String
             let model: LearnedModel
             if path == ShippedModel.keyword {
-                guard let shipped else {
-                    throw InputError("model=shipped: \(E.gameName) has no shipped learned model yet; pass model=FILE (`oplab learn \(E.gameName)` writes one)")
-                }
-                file = shipped.label
-                model = try ModelStores.learned.load(shipped)
+                (file, model) = try Self.shippedModel(shipped, seats: seats, game: E.gameName)
             } else {
                 file = path
                 model = try ModelStores.learned.load(path)
@@ -196,6 +193,23 @@ struct LearnedSupport<G: Game>: Sendable {
             PolicyPlayer<G, E>(context, network: network, encoder: encoder(context.game), temperature: temperature, symmetric: symmetric)
         }
         symmetryCount = { game in encoder(game).symmetries.count }
+    }
+}
+
+extension LearnedSupport {
+    /// The shipped model that values `seats` seats: `model=shipped` at that table.
+    static func shippedModel(_ shipped: [ShippedModel], seats: Int, game: String) throws(InputError) -> (label: String, model: LearnedModel) {
+        guard !shipped.isEmpty else {
+            throw InputError("model=shipped: \(game) has no shipped learned model yet; pass model=FILE (`oplab learn \(game)` writes one)")
+        }
+        var served: [String] = []
+        for candidate in shipped {
+            let model = try ModelStores.learned.load(candidate)
+            if model.network.shape.seats == seats { return (candidate.label, model) }
+            served.append("\(model.network.shape.seats) seats (\(candidate.path))")
+        }
+        throw InputError("model=shipped: \(game)'s shipped learned models are for \(served.joined(separator: " and ")); "
+            + "this table has \(seats) seats: pass model=FILE (`oplab learn \(game) --seats \(seats)` writes one)")
     }
 }
 
@@ -229,7 +243,8 @@ enum LearnedEntries {
     static func entries<G: Game>(_ support: LearnedSupport<G>) -> [StrategyEntry<G>] {
         let modelSpec = model.file(keywords: [ShippedModel.keyword], default: ShippedModel.keyword,
                                   "the policy-value model file (from `oplab learn`); shipped: "
-                                  + (support.shipped.map { "\($0.path), compiled into oplab" } ?? "none yet for this game"))
+                                  + (support.shipped.isEmpty ? "none yet for this game"
+                                      : support.shipped.map(\.path).joined(separator: " and ") + ", compiled into oplab, the one for the table's seat count"))
         return [
             StrategyEntry(
                 name: "alphazero",

@@ -23,10 +23,19 @@ package struct ShippedModel: Sendable {
     /// The value models of `blas-greedy` and `mcts(evaluator=shipped)`.
     static let rail = ShippedModel(file: EmbeddedConfigs.railValue)
     static let quortex = ShippedModel(file: EmbeddedConfigs.quortexValue)
-    /// The learned policy-value model of `game` (`configs/models/learned/GAME.model`,
-    /// compiled in), if it has one.
-    static func learned(for game: String) -> ShippedModel? {
-        EmbeddedConfigs.all.first { $0.path == "configs/models/learned/\(game).model" }.map(ShippedModel.init(file:))
+    /// The learned policy-value models of `game`, compiled in: `configs/models/learned/GAME.model`
+    /// and `GAME-N.model` for another seat count (a model values one seat count), by path.
+    static func learned(for game: String) -> [ShippedModel] {
+        EmbeddedConfigs.all.filter { isLearned($0.path, of: game) }.map(ShippedModel.init(file:)).sorted { $0.path < $1.path }
+    }
+
+    /// Whether `path` names a learned model of `game`: `configs/models/learned/GAME.model`
+    /// or `GAME-N.model` (N digits), not another game's whose name starts alike.
+    package static func isLearned(_ path: String, of game: String) -> Bool {
+        let prefix = "configs/models/learned/" + game, suffix = ".model"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count >= prefix.count + suffix.count else { return false }
+        let rest = path.dropFirst(prefix.count).dropLast(suffix.count)
+        return rest.isEmpty || (rest.first == "-" && rest.count > 1 && rest.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
     }
 
     /// Every shipped model.

@@ -31,7 +31,7 @@ struct QuortexEntry: GameEntry {
         + [ModelEntries.greedy(models)] + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: QuortexGame.self)]
 
     /// Learned policy-value models (`oplab learn quortex`), read through the value models' encoder.
-    static let learned = LearnedSupport<QuortexGame>(decisive: true) { QuortexPolicyFeatures(board: $0.setup.board) }
+    static let learned = LearnedSupport<QuortexGame>(shipped: ShippedModel.learned(for: QuortexGame.name), decisive: true) { QuortexPolicyFeatures(board: $0.setup.board) }
 
     /// `mcts` defaults for Quortex: no rollouts, every leaf scored by the game's estimate,
     /// which random rollouts only blur (measured against `reference`: docs/strategies.md).
