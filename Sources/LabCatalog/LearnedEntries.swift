@@ -202,13 +202,14 @@ extension LearnedSupport {
         guard !shipped.isEmpty else {
             throw InputError("model=shipped: \(game) has no shipped learned model yet; pass model=FILE (`oplab learn \(game)` writes one)")
         }
-        var served: [String] = []
+        var served: [(seats: Int, path: String)] = []
         for candidate in shipped {
             let model = try ModelStores.learned.load(candidate)
             if model.network.shape.seats == seats { return (candidate.label, model) }
-            served.append("\(model.network.shape.seats) seats (\(candidate.path))")
+            served.append((model.network.shape.seats, candidate.path))
         }
-        throw InputError("model=shipped: \(game)'s shipped learned models are for \(served.joined(separator: " and ")); "
+        let list = served.sorted { $0.seats < $1.seats }.map { "\($0.seats) seats (\($0.path))" }
+        throw InputError("model=shipped: \(game)'s shipped learned models are for \(list.joined(separator: " and ")); "
             + "this table has \(seats) seats: pass model=FILE (`oplab learn \(game) --seats \(seats)` writes one)")
     }
 }

@@ -139,7 +139,7 @@ struct ShippedFilesTests {
                 #expect(report.outcome.places.count == seats)
             } catch {
                 #expect(!served.contains(own), "\(seats) seats: \(error.message)")
-                #expect(error.message.contains("this table has \(seats) seats") && error.message.contains("2 seats (configs/models/learned/rail.model)"),
+                #expect(error.message.contains("this table has \(seats) seats") && error.message.contains("shipped learned models are for 2 seats (configs/models/learned/rail.model)"),
                         "\(error.message)")
             }
         }
