@@ -92,7 +92,7 @@ struct ShippedFilesTests {
         }
     }
 
-    @Test("Quortex's alphazero and policy play the shipped learned model and beat random in either seat; 4 seats play the 4-seat model, 3 seats are refused")
+    @Test("Quortex's alphazero and policy play the shipped learned model and beat random in either seat; 3 and 4 seats play their own models, 5 seats are refused")
     func shippedQuortexModel() throws {
         let quortex = try Catalog.game(named: "quortex")
         var buffer = ActionBuffer()
@@ -110,16 +110,18 @@ struct ShippedFilesTests {
             // The model scores about 0.65 against reference, which random rarely beats; 8 of 10 is far below that.
             #expect(wins >= 8, "\(name) won \(wins) of 10 against random")
         }
-        // 4 seats play their own model (quortex-4.model); 3 seats have none and are refused.
-        var buffer4 = ActionBuffer()
-        let four = try quortex.makeTable(TableSetup(players: [StrategySpec(name: "alphazero")] + Array(repeating: StrategySpec(name: "random"), count: 3)))
-        #expect(four.play(seed: 1, strategySeed: nil, match: 0, render: false, buffer: &buffer4, trace: nil, timer: nil).outcome.places.count == 4)
+        // 3 and 4 seats play their own models (quortex-3.model, quortex-4.model); 5 seats have none and are refused.
+        for seats in 3...4 {
+            var buffer = ActionBuffer()
+            let table = try quortex.makeTable(TableSetup(players: [StrategySpec(name: "alphazero")] + Array(repeating: StrategySpec(name: "random"), count: seats - 1)))
+            #expect(table.play(seed: 1, strategySeed: nil, match: 0, render: false, buffer: &buffer, trace: nil, timer: nil).outcome.places.count == seats)
+        }
         do {
-            _ = try quortex.makeTable(TableSetup(players: [StrategySpec(name: "policy")] + Array(repeating: StrategySpec(name: "random"), count: 2)))
-            Issue.record("a 3-seat Quortex table played a shipped model")
+            _ = try quortex.makeTable(TableSetup(players: [StrategySpec(name: "policy")] + Array(repeating: StrategySpec(name: "random"), count: 4)))
+            Issue.record("a 5-seat Quortex table played a shipped model")
         } catch {
-            #expect(error.message.contains("for 2 seats (configs/models/learned/quortex.model) and 4 seats (configs/models/learned/quortex-4.model); this table has 3 seats"),
-                    "\(error.message)")
+            #expect(error.message.contains("for 2 seats (configs/models/learned/quortex.model) and 3 seats (configs/models/learned/quortex-3.model) "
+                                           + "and 4 seats (configs/models/learned/quortex-4.model); this table has 5 seats"), "\(error.message)")
         }
     }
 
