@@ -202,8 +202,15 @@ extension LearnedSupport {
         guard !shipped.isEmpty else {
             throw InputError("model=shipped: \(game) has no shipped learned model yet; pass model=FILE (`oplab learn \(game)` writes one)")
         }
+        // The one named for the seat count first, then GAME.model: a table reads only its
+        // own model, and the others only to name them in a refusal.
+        let named = "-\(seats).model", base = "/\(game).model"
+        let ordered = shipped.sorted { a, b in
+            func rank(_ m: ShippedModel) -> Int { m.path.hasSuffix(named) ? 0 : m.path.hasSuffix(base) ? 1 : 2 }
+            return rank(a) < rank(b)
+        }
         var served: [(seats: Int, path: String)] = []
-        for candidate in shipped {
+        for candidate in ordered {
             let model = try ModelStores.learned.load(candidate)
             if model.network.shape.seats == seats { return (candidate.label, model) }
             served.append((model.network.shape.seats, candidate.path))

@@ -28,6 +28,23 @@ struct ShippedFilesTests {
         }
     }
 
+    /// `name` against random in either seat of a 2-seat table, one match a seed: each
+    /// match's seat, seed and report.
+    static func againstRandom(_ game: any GameEntry, _ name: String, seeds: ClosedRange<UInt64>) throws
+        -> [(seat: Int, seed: UInt64, report: MatchReport)] {
+        var buffer = ActionBuffer()
+        var played: [(seat: Int, seed: UInt64, report: MatchReport)] = []
+        for seat in 0..<2 {
+            var players = [StrategySpec(name: "random"), StrategySpec(name: "random")]
+            players[seat] = StrategySpec(name: name)
+            let table = try game.makeTable(TableSetup(players: players))
+            for seed in seeds {
+                played.append((seat, seed, table.play(seed: seed, strategySeed: nil, match: 0, render: false, buffer: &buffer, trace: nil, timer: nil)))
+            }
+        }
+        return played
+    }
+
     @Test("a table without a map plays the compiled-in shipped map, named as such")
     func noMapMeansTheShippedMap() throws {
         let rail = try Catalog.game(named: "rail")
@@ -39,19 +56,12 @@ struct ShippedFilesTests {
     @Test("Connect Four's alphazero and policy play the shipped learned model (alphazero beats random in either seat); a game without one says so")
     func shippedLearnedModels() throws {
         let connect4 = try Catalog.game(named: "connect4")
-        var buffer = ActionBuffer()
         for name in ["alphazero", "policy"] {
-            for seat in 0..<2 {
-                var players = [StrategySpec(name: "random"), StrategySpec(name: "random")]
-                players[seat] = StrategySpec(name: name)
-                let table = try connect4.makeTable(TableSetup(players: players))
-                for seed in UInt64(1)...3 {
-                    let report = table.play(seed: seed, strategySeed: nil, match: 0, render: false, buffer: &buffer, trace: nil, timer: nil)
-                    if name == "alphazero" {
-                        #expect(report.outcome.places[seat] == 1 && report.outcome.places[1 - seat] == 2, "\(name) in seat \(seat), seed \(seed)")
-                    } else {
-                        #expect(report.outcome.turns >= 7, "\(name) in seat \(seat), seed \(seed)")
-                    }
+            for (seat, seed, report) in try Self.againstRandom(connect4, name, seeds: 1...3) {
+                if name == "alphazero" {
+                    #expect(report.outcome.places[seat] == 1 && report.outcome.places[1 - seat] == 2, "\(name) in seat \(seat), seed \(seed)")
+                } else {
+                    #expect(report.outcome.turns >= 7, "\(name) in seat \(seat), seed \(seed)")
                 }
             }
         }
@@ -95,18 +105,9 @@ struct ShippedFilesTests {
     @Test("Quortex's alphazero and policy play the shipped learned model and beat random in either seat; 3 and 4 seats play their own models, 5 seats are refused")
     func shippedQuortexModel() throws {
         let quortex = try Catalog.game(named: "quortex")
-        var buffer = ActionBuffer()
         for name in ["alphazero", "policy"] {
-            var wins = 0
-            for seat in 0..<2 {
-                var players = [StrategySpec(name: "random"), StrategySpec(name: "random")]
-                players[seat] = StrategySpec(name: name)
-                let table = try quortex.makeTable(TableSetup(players: players))
-                for seed in UInt64(1)...5 {
-                    let report = table.play(seed: seed, strategySeed: nil, match: 0, render: false, buffer: &buffer, trace: nil, timer: nil)
-                    if report.outcome.places[seat] == 1 && report.outcome.places[1 - seat] == 2 { wins += 1 }
-                }
-            }
+            let wins = try Self.againstRandom(quortex, name, seeds: 1...5)
+                .filter { $0.report.outcome.places[$0.seat] == 1 && $0.report.outcome.places[1 - $0.seat] == 2 }.count
             // The model scores about 0.65 against reference, which random rarely beats; 8 of 10 is far below that.
             #expect(wins >= 8, "\(name) won \(wins) of 10 against random")
         }
