@@ -88,6 +88,12 @@ public protocol GameState: Sendable {
     /// ``observation(for:)``.
     mutating func observationInPlace(for seat: Int) -> Observation
 
+    /// The public outcome of chance that the last action led to, as a small number a
+    /// search keys its tree by, so that positions after one action but different draws
+    /// (Quortex: the tile the next mover holds) are not merged into one node. 0 for a
+    /// game whose chance a search does not tell apart (the default).
+    var chanceOutcome: Int { get }
+
     /// The first broken invariant, if any (for the conformance suite and debug checks).
     func invariantViolation() -> String?
 
@@ -116,6 +122,7 @@ public protocol GameState: Sendable {
 
 extension GameState {
     public func renderBoard() -> String? { nil }
+    @inlinable public var chanceOutcome: Int { 0 }
     @inlinable
     public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) { legalActions(into: &buffer) }
     @inlinable

@@ -4,6 +4,8 @@ import LabCore
 /// moves there's point of view.
 struct GumbelNode {
     var action: Int32
+    /// The chance outcome after `action` that this node is (``GameState/chanceOutcome``).
+    var chance: Int32 = 0
     /// The seat to move at this node (-1: terminal or not reached yet).
     var mover: Int32 = -1
     var visits: Int32 = 0

@@ -28,7 +28,7 @@ public final class GumbelSearch<State: GameState> {
     public private(set) var pending: [(node: Int, state: State, seat: Int)] = []
     private var pendingPaths: [[Int]] = []
     /// The root's candidates: action, Gumbel noise, logit, still considered.
-    private var candidates: [(action: Int, gumbel: Double, logit: Double, node: Int)] = []
+    private var candidates: [(action: Int, gumbel: Double, logit: Double)] = []
     private var remaining: [Int] = []
     private var phaseVisits = 0
     private var phaseRoundsLeft = 0
@@ -143,7 +143,7 @@ public final class GumbelSearch<State: GameState> {
         let root = nodes[0]
         for action in rootLegal {
             let g = noise > 0 ? noise * Self.gumbel(&rng) : 0
-            candidates.append((action, g, Double(logitStore[Int(root.logits) + action]), -1))
+            candidates.append((action, g, Double(logitStore[Int(root.logits) + action])))
         }
         let m = min(settings.considered, candidates.count)
         remaining = Array(candidates.indices.sorted { score(candidates[$0], q: 0) > score(candidates[$1], q: 0) || (score(candidates[$0], q: 0) == score(candidates[$1], q: 0) && candidates[$0].action < candidates[$1].action) }.prefix(m))
@@ -155,7 +155,7 @@ public final class GumbelSearch<State: GameState> {
         startPhase()
     }
 
-    private func score(_ c: (action: Int, gumbel: Double, logit: Double, node: Int), q: Double) -> Double {
+    private func score(_ c: (action: Int, gumbel: Double, logit: Double), q: Double) -> Double {
         c.gumbel + c.logit + q
     }
 
@@ -209,10 +209,9 @@ public final class GumbelSearch<State: GameState> {
     private func simulate(from index: Int) {
         var state = sampler.map { $0(&rng) } ?? rootState!
         let rootAction = candidates[index].action
-        if candidates[index].node < 0 { candidates[index].node = child(of: 0, action: rootAction) }
-        var path = [0, candidates[index].node]
-        var node = candidates[index].node
         state.apply(rootAction)
+        var node = child(of: 0, action: rootAction, chance: state.chanceOutcome)
+        var path = [0, node]
         while true {
             if state.isTerminal {
                 backup(path, terminalValues(state))
@@ -241,20 +240,25 @@ public final class GumbelSearch<State: GameState> {
                 pendingPaths.append(path)
                 return
             }
-            node = child(of: node, action: chosen)
-            path.append(node)
             state.apply(chosen)
+            node = child(of: node, action: chosen, chance: state.chanceOutcome)
+            path.append(node)
         }
     }
 
-    /// The child of `node` for `action`, made when missing.
-    private func child(of node: Int, action: Int) -> Int {
+    /// The child of `node` for `action` followed by the chance outcome `chance`
+    /// (``GameState/chanceOutcome``), made when missing. An action's children for
+    /// different outcomes (Quortex: the tile the next mover draws) are apart, so each
+    /// holds the evaluation and the replies of its own position; the action's statistics
+    /// are their sum (``stats(of:action:)``), the samples' mean over the outcomes.
+    private func child(of node: Int, action: Int, chance: Int) -> Int {
         var c = nodes[node].firstChild
         while c >= 0 {
-            if Int(nodes[Int(c)].action) == action { return Int(c) }
+            if Int(nodes[Int(c)].action) == action && Int(nodes[Int(c)].chance) == chance { return Int(c) }
             c = nodes[Int(c)].sibling
         }
         let made = newNode(action: action)
+        nodes[made].chance = Int32(chance)
         nodes[made].sibling = nodes[node].firstChild
         nodes[node].firstChild = Int32(made)
         return made
@@ -277,22 +281,22 @@ public final class GumbelSearch<State: GameState> {
         return best
     }
 
-    private func visits(of node: Int, action: Int) -> Int {
-        var c = nodes[node].firstChild
-        while c >= 0 {
-            if Int(nodes[Int(c)].action) == action { return Int(nodes[Int(c)].visits) }
-            c = nodes[Int(c)].sibling
-        }
-        return 0
-    }
+    private func visits(of node: Int, action: Int) -> Int { stats(of: node, action: action, seat: 0).visits }
 
-    private func childIndex(of node: Int, action: Int) -> Int {
+    /// The visits and the value sum for `seat` of `action` at `node`: the sums over its
+    /// children, one for each chance outcome the simulations met after it.
+    private func stats(of node: Int, action: Int, seat: Int) -> (visits: Int, value: Double) {
+        var visits = 0, value = 0.0
         var c = nodes[node].firstChild
         while c >= 0 {
-            if Int(nodes[Int(c)].action) == action { return Int(c) }
-            c = nodes[Int(c)].sibling
+            let child = nodes[Int(c)]
+            if Int(child.action) == action {
+                visits += Int(child.visits)
+                value += valueStore[Int(child.values) + seat]
+            }
+            c = child.sibling
         }
-        return -1
+        return (visits, value)
     }
 
     /// softmax(logits + σ(completed Q)) over `actions` at `node`.
@@ -317,10 +321,9 @@ public final class GumbelSearch<State: GameState> {
         var q = [Double?](repeating: nil, count: actions.count)
         var maxVisits = 0
         for (k, action) in actions.enumerated() {
-            let c = childIndex(of: node, action: action)
-            guard c >= 0, nodes[c].visits > 0 else { continue }
-            let n = Int(nodes[c].visits)
-            q[k] = valueStore[Int(nodes[c].values) + mover] / Double(n)
+            let (n, sum) = stats(of: node, action: action, seat: mover)
+            guard n > 0 else { continue }
+            q[k] = sum / Double(n)
             visitedPrior += priors[k]
             weightedQ += priors[k] * q[k]!
             childVisits += n
@@ -367,6 +370,22 @@ public final class GumbelSearch<State: GameState> {
 
     /// A finished match's value per seat: each seat's share of the scores.
     func terminalValues(_ state: State) -> [Double] { Outcome.shares(state.outcome, seats: seatCount) }
+
+    /// The visits of root action `action`'s child for each chance outcome the simulations
+    /// met after it (for tests).
+    func rootChildren(of action: Int) -> [Int: Int] {
+        var out: [Int: Int] = [:]
+        var c = nodes[0].firstChild
+        while c >= 0 {
+            let child = nodes[Int(c)]
+            if Int(child.action) == action { out[Int(child.chance), default: 0] += Int(child.visits) }
+            c = child.sibling
+        }
+        return out
+    }
+
+    /// The chance outcome node `node` stands for (for tests).
+    func chance(ofNode node: Int) -> Int { Int(nodes[node].chance) }
 
     /// The root's visit count per legal action after the search (for tests).
     public var rootVisits: [Int: Int] {

@@ -141,6 +141,8 @@ public struct QuortexState: GameState {
 
     /// The drawn tile's type, or nil when the match ended before a draw.
     public var drawnTile: Int? { tile < 0 ? nil : Int(tile) }
+    /// The tile the mover drew (its type + 1; 0 when none): the draw a search keeps apart.
+    public var chanceOutcome: Int { Int(tile) + 1 }
     public var endReason: QuortexEndReason { reason }
     /// Tile code on `cell` (type * 6 + rotation), or nil when empty.
     public func tileCode(at cell: Int) -> Int? { cells[cell] == Self.emptyCell ? nil : Int(cells[cell]) }
