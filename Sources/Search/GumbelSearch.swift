@@ -106,8 +106,8 @@ public final class GumbelSearch<State: GameState> {
         pendingPaths.removeAll(keepingCapacity: true)
     }
 
-    private func newNode(action: Int) -> Int {
-        nodes.append(GumbelNode(action: Int32(action), values: Int32(valueStore.count)))
+    private func newNode(action: Int, chance: Int = 0) -> Int {
+        nodes.append(GumbelNode(action: Int32(action), chance: Int32(chance), values: Int32(valueStore.count)))
         valueStore.append(contentsOf: repeatElement(0, count: seatCount))
         return nodes.count - 1
     }
@@ -257,8 +257,7 @@ public final class GumbelSearch<State: GameState> {
             if Int(nodes[Int(c)].action) == action && Int(nodes[Int(c)].chance) == chance { return Int(c) }
             c = nodes[Int(c)].sibling
         }
-        let made = newNode(action: action)
-        nodes[made].chance = Int32(chance)
+        let made = newNode(action: action, chance: chance)
         nodes[made].sibling = nodes[node].firstChild
         nodes[node].firstChild = Int32(made)
         return made
@@ -268,11 +267,11 @@ public final class GumbelSearch<State: GameState> {
     /// π'(a) − N(a) / (1 + Σ N), π' = softmax(logits + σ(completed Q)).
     private func select(_ node: Int, legal: ActionBuffer) -> Int {
         let improved = improved(node, legal: (0..<legal.count).map { legal[$0] })
-        var total = 0
-        for (action, _) in improved { total += visits(of: node, action: action) }
+        let counts = improved.map { visits(of: node, action: $0.action) }
+        let total = counts.reduce(0, +)
         var best = improved[0].action, bestScore = -Double.infinity
-        for (action, p) in improved {
-            let s = p - Double(visits(of: node, action: action)) / Double(1 + total)
+        for ((action, p), n) in zip(improved, counts) {
+            let s = p - Double(n) / Double(1 + total)
             if s > bestScore || (s == bestScore && action < best) {
                 best = action
                 bestScore = s
@@ -287,16 +286,21 @@ public final class GumbelSearch<State: GameState> {
     /// children, one for each chance outcome the simulations met after it.
     private func stats(of node: Int, action: Int, seat: Int) -> (visits: Int, value: Double) {
         var visits = 0, value = 0.0
+        forEachChild(of: node, action: action) { child in
+            visits += Int(child.visits)
+            value += valueStore[Int(child.values) + seat]
+        }
+        return (visits, value)
+    }
+
+    /// Calls `body` with each child of `node` for `action`, one for each chance outcome.
+    private func forEachChild(of node: Int, action: Int, _ body: (GumbelNode) -> Void) {
         var c = nodes[node].firstChild
         while c >= 0 {
             let child = nodes[Int(c)]
-            if Int(child.action) == action {
-                visits += Int(child.visits)
-                value += valueStore[Int(child.values) + seat]
-            }
+            if Int(child.action) == action { body(child) }
             c = child.sibling
         }
-        return (visits, value)
     }
 
     /// softmax(logits + σ(completed Q)) over `actions` at `node`.
@@ -375,12 +379,7 @@ public final class GumbelSearch<State: GameState> {
     /// met after it (for tests).
     func rootChildren(of action: Int) -> [Int: Int] {
         var out: [Int: Int] = [:]
-        var c = nodes[0].firstChild
-        while c >= 0 {
-            let child = nodes[Int(c)]
-            if Int(child.action) == action { out[Int(child.chance), default: 0] += Int(child.visits) }
-            c = child.sibling
-        }
+        forEachChild(of: 0, action: action) { out[Int($0.chance), default: 0] += Int($0.visits) }
         return out
     }
 

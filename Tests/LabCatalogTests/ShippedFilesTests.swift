@@ -39,7 +39,7 @@ struct ShippedFilesTests {
             players[seat] = StrategySpec(name: name)
             let table = try game.makeTable(TableSetup(players: players))
             for seed in seeds {
-                played.append((seat, seed, table.play(seed: seed, strategySeed: nil, match: 0, render: false, buffer: &buffer, trace: nil, timer: nil)))
+                played.append((seat, seed, table.play(seed: seed, buffer: &buffer, trace: nil)))
             }
         }
         return played
@@ -82,7 +82,7 @@ struct ShippedFilesTests {
             let table = try rail.makeTable(TableSetup(players: [StrategySpec(name: name), StrategySpec(name: "heuristic")]))
             var wins = 0
             for seed in UInt64(1)...6 {
-                let report = table.play(seed: seed, strategySeed: nil, match: 0, render: false, buffer: &buffer, trace: nil, timer: nil)
+                let report = table.play(seed: seed, buffer: &buffer, trace: nil)
                 if report.outcome.places[0] == 1 { wins += 1 }
             }
             // The model scores about 0.96 against heuristic; 4 of 6 is far below that.
@@ -115,7 +115,7 @@ struct ShippedFilesTests {
         for seats in 3...4 {
             var buffer = ActionBuffer()
             let table = try quortex.makeTable(TableSetup(players: [StrategySpec(name: "alphazero")] + Array(repeating: StrategySpec(name: "random"), count: seats - 1)))
-            #expect(table.play(seed: 1, strategySeed: nil, match: 0, render: false, buffer: &buffer, trace: nil, timer: nil).outcome.places.count == seats)
+            #expect(table.play(seed: 1, buffer: &buffer, trace: nil).outcome.places.count == seats)
         }
         do {
             _ = try quortex.makeTable(TableSetup(players: [StrategySpec(name: "policy")] + Array(repeating: StrategySpec(name: "random"), count: 4)))
@@ -149,7 +149,7 @@ struct ShippedFilesTests {
                 let table = try rail.makeTable(TableSetup(players: players))
                 #expect(served.contains(own), "\(seats) seats played without \(own)")
                 var buffer = ActionBuffer()
-                let report = table.play(seed: 1, strategySeed: nil, match: 0, render: false, buffer: &buffer, trace: nil, timer: nil)
+                let report = table.play(seed: 1, buffer: &buffer, trace: nil)
                 #expect(report.outcome.places.count == seats)
             } catch {
                 #expect(!served.contains(own), "\(seats) seats: \(error.message)")
