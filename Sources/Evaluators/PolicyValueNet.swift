@@ -117,12 +117,16 @@ public struct PolicyValueNet: Sendable, Equatable {
     ///   - values: `batch × shape.seats` score shares (each row sums to 1).
     ///   - workspace: scratch for the activations; grows to the largest batch seen, so a
     ///     warm evaluation allocates nothing.
+    ///   - sparseInput: the rows are mostly zeros: the first layer adds the weight rows of
+    ///     the non-zero inputs instead of multiplying the whole matrix (no packing of
+    ///     its weights per call; the same sums in another order, so the last bits differ).
     public func evaluate(_ input: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>,
-                         values: UnsafeMutablePointer<Float>, workspace: PolicyValueWorkspace) {
+                         values: UnsafeMutablePointer<Float>, workspace: PolicyValueWorkspace, sparseInput: Bool = false) {
         guard batch > 0 else { return }
         workspace.reserve(batch: batch, shape: shape, training: false)
         parameters.withUnsafeBufferPointer { p in
-            let trunk = forwardTrunk(input, batch: batch, parameters: p.baseAddress!, workspace: workspace, keep: false)
+            let trunk = forwardTrunk(input, batch: batch, parameters: p.baseAddress!, workspace: workspace, keep: false,
+                                     sparseInput: sparseInput)
             heads(trunk, input: input, batch: batch, parameters: p.baseAddress!, logits: logits, values: values)
         }
     }
@@ -131,10 +135,14 @@ public struct PolicyValueNet: Sendable, Equatable {
     /// in the workspace for ``gradient(_:batch:policyTargets:legal:valueTargets:valueWeight:into:workspace:)``;
     /// without, two buffers are used in turn.
     func forwardTrunk(_ input: UnsafePointer<Float>, batch: Int, parameters p: UnsafePointer<Float>, workspace: PolicyValueWorkspace,
-                      keep: Bool) -> UnsafeMutablePointer<Float> {
+                      keep: Bool, sparseInput: Bool = false) -> UnsafeMutablePointer<Float> {
         let h = shape.width
         var current = workspace.trunk(0)
-        Self.affine(input, batch: batch, fanIn: shape.inputs, weights: p + offsets[0], fanOut: h, into: current)
+        if sparseInput {
+            Self.sparseAffine(input, batch: batch, fanIn: shape.inputs, weights: p + offsets[0], fanOut: h, into: current)
+        } else {
+            Self.affine(input, batch: batch, fanIn: shape.inputs, weights: p + offsets[0], fanOut: h, into: current)
+        }
         Self.relu(current, count: batch * h)
         for b in 0..<shape.blocks {
             let u = keep ? workspace.inner(b) : workspace.scratch
@@ -181,6 +189,29 @@ public struct PolicyValueNet: Sendable, Equatable {
         for i in 0..<batch { (y + i * fanOut).update(from: bias, count: fanOut) }
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(batch), Int32(fanOut), Int32(fanIn),
                     1, x, Int32(fanIn), weights, Int32(fanOut), 1, y, Int32(fanOut))
+    }
+
+    /// ``affine(_:batch:fanIn:weights:fanOut:into:)`` for mostly-zero rows `x`: each row
+    /// is the bias plus x[k] times weight row k for the non-zero x[k], in k order.
+    static func sparseAffine(_ x: UnsafePointer<Float>, batch: Int, fanIn: Int, weights: UnsafePointer<Float>, fanOut: Int,
+                             into y: UnsafeMutablePointer<Float>) {
+        let bias = weights + fanIn * fanOut
+        for i in 0..<batch {
+            let row = x + i * fanIn, out = y + i * fanOut
+            out.update(from: bias, count: fanOut)
+            let lanes = fanOut / 16
+            for k in 0..<fanIn where row[k] != 0 {
+                let a = row[k], w = weights + k * fanOut
+                // Sixteen lanes at a time (rows need not be aligned for SIMD16).
+                let o = UnsafeMutableRawPointer(out), v = UnsafeRawPointer(w)
+                for j in 0..<lanes {
+                    let at = j * MemoryLayout<SIMD16<Float>>.size
+                    let sum = o.loadUnaligned(fromByteOffset: at, as: SIMD16<Float>.self) + a * v.loadUnaligned(fromByteOffset: at, as: SIMD16<Float>.self)
+                    o.storeBytes(of: sum, toByteOffset: at, as: SIMD16<Float>.self)
+                }
+                for j in lanes * 16..<fanOut { out[j] += a * w[j] }
+            }
+        }
     }
 
     /// Branch-free, so it vectorises.

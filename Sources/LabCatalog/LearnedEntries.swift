@@ -39,7 +39,8 @@ final class NetworkModel<G: Game, E: FeatureEncoder>: PolicyValueModel where E.O
         calls += 1
         positions += batch
         if symmetries.isEmpty {
-            network.evaluate(features, batch: batch, logits: logits, values: values, workspace: workspace)
+            network.evaluate(features, batch: batch, logits: logits, values: values, workspace: workspace,
+                             sparseInput: encoder.sparseInput)
         } else {
             evaluateSymmetric(features, batch: batch, logits: logits, values: values)
         }
@@ -159,6 +160,8 @@ struct LearnedSupport<G: Game>: Sendable {
     /// Whether a match ends on a winning move (Connect Four, Quortex), so that searches
     /// take decisive moves by default.
     let decisive: Bool
+    /// `alphazero`'s default `rollouts`: 0 where the network's value alone searches best.
+    let rollouts: Int
     /// The network of a model file, checked for the game.
     let load: @Sendable (_ path: String, _ game: G, _ seats: Int) throws(InputError) -> LoadedPolicyValue
     let alphazero: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ settings: GumbelSettings, _ symmetric: Bool) -> any Strategy<G>
@@ -166,10 +169,11 @@ struct LearnedSupport<G: Game>: Sendable {
     /// How many symmetries the game's features have (so whether `symmetric` means something).
     let symmetryCount: @Sendable (G) -> Int
 
-    init<E: FeatureEncoder>(shipped: [ShippedModel] = [], decisive: Bool = false, encoder: @escaping @Sendable (G) -> E)
-    where E.Observation == G.State.Observation {
+    init<E: FeatureEncoder>(shipped: [ShippedModel] = [], decisive: Bool = false, rollouts: Int = 0,
+                            encoder: @escaping @Sendable (G) -> E) where E.Observation == G.State.Observation {
         self.shipped = shipped
         self.decisive = decisive
+        self.rollouts = rollouts
         load = { path, game, seats throws(InputError) in
             let encoder = encoder(game)
             let file: String
@@ -238,6 +242,9 @@ enum LearnedEntries {
     static let cscale = Parameter<Double>("cscale")
     static let decisive = Parameter<Bool>("decisive")
     static let temperature = Parameter<Double>("temperature")
+    static let rollouts = Parameter<Int>("rollouts")
+    static let rolloutDepth = Parameter<Int>("rolloutDepth")
+    static let mix = Parameter<Double>("mix")
     static let symmetric = Parameter<Symmetric>("symmetric")
 
     /// `symmetric=`: whether play averages over the features' symmetric images.
@@ -266,6 +273,11 @@ enum LearnedEntries {
                                   "weight of the search's values against the network's priors: σ(q) = (50 + max visits) · cscale · q, q rescaled to [0, 1] (mctx's value_scale); 0: the one the model was learned with (its note search.cscale), else \(GumbelSettings.defaultCScale)"),
                     decisive.spec(default: support.decisive,
                                   "a move that wins on the spot is taken at every node of the search, before the network is asked"),
+                    rollouts.spec(0...10_000, default: support.rollouts,
+                                  "random playouts from each evaluated leaf (hidden state dealt afresh from the mover's view), their mean mixed into the network's value (AlphaGo's λ)"),
+                    rolloutDepth.spec(0...10_000, default: GumbelSettings.defaultRolloutDepth,
+                                      "uniformly random actions a playout plays before the game's estimate values it"),
+                    mix.spec(0...1, default: GumbelSettings.defaultMix, "the playouts' weight against the network's value (0: the network alone)"),
                     symmetricParameter,
                 ]
             ) { params, game throws(InputError) in
@@ -276,7 +288,8 @@ enum LearnedEntries {
                 let scale = params[cscale] > 0 ? params[cscale] : loaded.scale ?? GumbelSettings.defaultCScale
                 let settings = GumbelSettings(simulations: params[sims], considered: params[considered],
                                               cScale: scale, gumbelScale: params[gumbel],
-                                              decisive: params[decisive])
+                                              decisive: params[decisive], rollouts: params[rollouts],
+                                              rolloutDepth: params[rolloutDepth], mix: params[mix])
                 return { context in support.alphazero(context, network, settings, symmetric) }
             },
             StrategyEntry(

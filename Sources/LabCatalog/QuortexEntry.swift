@@ -31,7 +31,11 @@ struct QuortexEntry: GameEntry {
         + [ModelEntries.greedy(models)] + LearnedEntries.entries(learned) + [ExternalEntry.entry(for: QuortexGame.self)]
 
     /// Learned policy-value models (`oplab learn quortex`), read through the value models' encoder.
-    static let learned = LearnedSupport<QuortexGame>(shipped: ShippedModel.learned(for: QuortexGame.name), decisive: true) { QuortexPolicyFeatures(board: $0.setup.board) }
+    /// `alphazero` mixes 8 playouts into each leaf's value: the tile draws make one
+    /// network value a noisy judge (see docs/learning.md).
+    static let learned = LearnedSupport<QuortexGame>(shipped: ShippedModel.learned(for: QuortexGame.name), decisive: true, rollouts: 8) {
+        QuortexPolicyFeatures(board: $0.setup.board)
+    }
 
     /// `mcts` defaults for Quortex: no rollouts, every leaf scored by the game's estimate,
     /// which random rollouts only blur (measured against `reference`: docs/strategies.md).

@@ -30,11 +30,15 @@ public protocol FeatureEncoder: Sendable {
     /// The game's symmetries in these features (none by default): each maps a position's
     /// features and action ids to those of its symmetric image.
     var symmetries: [FeatureSymmetry] { get }
+    /// Whether the vectors are mostly zeros (a network's first layer then adds the weight
+    /// rows of the non-zero features instead of multiplying the whole matrix).
+    var sparseInput: Bool { get }
 }
 
 extension FeatureEncoder {
     public var actionFeatures: Int { 0 }
     public var symmetries: [FeatureSymmetry] { [] }
+    public var sparseInput: Bool { false }
 
     /// For an encoder whose vector is `base`'s features followed by its action features:
     /// checks that `features` holds ``featureCount`` values, writes `base`'s features of

@@ -40,6 +40,7 @@ public final class GumbelSearch<State: GameState> {
     /// The root noise of the decision under way.
     private var noise = 0.0
     private var buffer = ActionBuffer()
+    private lazy var scratchValues = [Double](repeating: 0, count: seatCount)
     public private(set) var isDone = false
     /// The chosen action, once done.
     public private(set) var action = -1
@@ -127,6 +128,7 @@ public final class GumbelSearch<State: GameState> {
             // The values come observer first: back to seat order.
             var vector = [Double](repeating: 0, count: seatCount)
             for s in 0..<seatCount { vector[(leaf.seat + s) % seatCount] = Double(values[k * seatCount + s]) }
+            if settings.rollouts > 0 { mixRollouts(from: leaf.state, into: &vector) }
             node.prior = vector[leaf.seat]
             nodes[leaf.node] = node
             backup(paths[k], vector)
@@ -136,6 +138,32 @@ public final class GumbelSearch<State: GameState> {
         } else {
             finishRoundIfNeeded()
         }
+    }
+
+    /// Mixes the mean of `settings.rollouts` random playouts from `state` into `vector`
+    /// (seat order): each re-deals the hidden state from the view of the mover there, so
+    /// that the playouts of one leaf do not all meet the same draws.
+    private func mixRollouts(from state: State, into vector: inout [Double]) {
+        var mean = [Double](repeating: 0, count: seatCount)
+        let observation = state.observation(for: state.currentSeat)
+        for _ in 0..<settings.rollouts {
+            var playout = observation.sampleState(using: &rng)
+            var depth = 0
+            while !playout.isTerminal && depth < settings.rolloutDepth {
+                playout.legalActionsInPlace(into: &buffer)
+                playout.apply(buffer[rng.uniform(buffer.count)])
+                depth += 1
+            }
+            if playout.isTerminal {
+                let shares = terminalValues(playout)
+                for s in 0..<seatCount { mean[s] += shares[s] }
+            } else {
+                playout.searchValues(into: &scratchValues)
+                for s in 0..<seatCount { mean[s] += scratchValues[s] }
+            }
+        }
+        let w = settings.mix / Double(settings.rollouts)
+        for s in 0..<seatCount { vector[s] = (1 - settings.mix) * vector[s] + w * mean[s] }
     }
 
     /// The root was evaluated: choose the candidates and start the first phase.
@@ -385,6 +413,8 @@ public final class GumbelSearch<State: GameState> {
 
     /// The chance outcome node `node` stands for (for tests).
     func chance(ofNode node: Int) -> Int { Int(nodes[node].chance) }
+    /// The value a node was given for its mover when it was evaluated (for tests).
+    func prior(ofNode node: Int) -> Double { nodes[node].prior }
 
     /// The root's visit count per legal action after the search (for tests).
     public var rootVisits: [Int: Int] {

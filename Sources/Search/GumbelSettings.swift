@@ -19,18 +19,33 @@ public struct GumbelSettings: Sendable, Equatable {
     /// evaluation, whatever the priors say. For games where a match ends on a move
     /// (Connect Four, Quortex), not where it ends on a count (rail).
     public var decisive: Bool
+    /// Random playouts from each evaluated leaf (0: none): each deals the hidden state
+    /// afresh from the leaf mover's view, plays `rolloutDepth` uniformly random actions and
+    /// is valued where it stops (the outcome, or the game's ``GameState/searchValues(into:)``
+    /// estimate); their mean is mixed into the network's value with weight `mix`
+    /// (AlphaGo's λ, Silver et al. 2016).
+    public var rollouts: Int
+    public var rolloutDepth: Int
+    public var mix: Double
 
     /// The default `cScale`.
     public static let defaultCScale = 0.1
+    /// The default playout length and weight (measured on Quortex).
+    public static let defaultRolloutDepth = 10
+    public static let defaultMix = 0.75
 
     public init(simulations: Int = 32, considered: Int = 16, cVisit: Double = 50, cScale: Double = defaultCScale, gumbelScale: Double = 0,
-                decisive: Bool = false) {
+                decisive: Bool = false, rollouts: Int = 0, rolloutDepth: Int = defaultRolloutDepth, mix: Double = defaultMix) {
         precondition(simulations >= 1 && considered >= 1 && cVisit >= 0 && cScale >= 0 && gumbelScale >= 0)
+        precondition(rollouts >= 0 && rolloutDepth >= 0 && (0...1).contains(mix))
         self.simulations = simulations
         self.considered = considered
         self.cVisit = cVisit
         self.cScale = cScale
         self.gumbelScale = gumbelScale
         self.decisive = decisive
+        self.rollouts = rollouts
+        self.rolloutDepth = rolloutDepth
+        self.mix = mix
     }
 }

@@ -56,6 +56,11 @@ struct LearnCommand: ParsableCommand {
             help: "σ's scale in every search of the learning (alphazero's cscale): larger trusts the search's values more against the network's priors.")
     var cscale: Double = LearnRequest(game: "").cScale
 
+    @Option(parsing: .unconditional,
+            help: "Random playouts mixed into each leaf's value in every search of the learning (alphazero's rollouts, at its default depth and mix); 0: the network alone.",
+            transform: CommandLineNumbers.integer)
+    var rollouts: Int = 0
+
     @Option(parsing: .unconditional, help: "Width of the network's trunk.", transform: CommandLineNumbers.integer)
     var width: Int = 128
 
@@ -142,6 +147,7 @@ struct LearnCommand: ParsableCommand {
             guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }
             guard exploreMoves >= 0 && exploreMoves <= 100_000 else { throw InputError("--explore-moves \(exploreMoves): expected 0...100000") }
             guard considered >= 1 && considered <= 256 else { throw InputError("--considered \(considered): expected 1...256") }
+            guard rollouts >= 0 && rollouts <= 10_000 else { throw InputError("--rollouts \(rollouts): expected 0...10000") }
             guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(String(format: "%g", cscale)): expected 0.001...100")  }
             guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
             guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
@@ -175,6 +181,7 @@ struct LearnCommand: ParsableCommand {
         request.selfPlayer = selfPlay
         request.cScale = cscale
         request.considered = considered
+        request.rollouts = rollouts
         request.blocks = blocks
         request.window = window
         request.steps = steps

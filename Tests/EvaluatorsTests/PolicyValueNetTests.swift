@@ -54,6 +54,23 @@ struct PolicyValueNetTests {
         for a in 0..<4 { #expect(abs(one[a] - logits[4 + a]) < 1e-5) }
     }
 
+    @Test("sparse input: the first layer from the non-zero features alone gives the dense product's logits and values",
+          arguments: [6, 32, 40])
+    func sparseInput(width: Int) {
+        let shape = PolicyValueShape(inputs: 5 + 4 * 2, width: width, blocks: 2, actions: 4, seats: 3, actionFeatures: 2)
+        let net = Self.network(shape, seed: 9)
+        var batch = Self.batch(rows: 5, seed: 2, shape: shape)
+        var rng = LabRandom(seed: 3)
+        for i in batch.inputs.indices where rng.unit() < 0.7 { batch.inputs[i] = 0 }
+        var dense = [Float](repeating: 0, count: 5 * 4), denseValues = [Float](repeating: 0, count: 5 * 3)
+        var sparse = dense, sparseValues = denseValues
+        net.evaluate(batch.inputs, batch: 5, logits: &dense, values: &denseValues, workspace: PolicyValueWorkspace())
+        net.evaluate(batch.inputs, batch: 5, logits: &sparse, values: &sparseValues, workspace: PolicyValueWorkspace(), sparseInput: true)
+        for i in dense.indices { #expect(abs(dense[i] - sparse[i]) < 1e-5) }
+        for i in denseValues.indices { #expect(abs(denseValues[i] - sparseValues[i]) < 1e-6) }
+        #expect(dense.contains { $0 != 0 })
+    }
+
     @Test("action features: each action's logit gains its features · the shared weights; nothing else changes; a new network's weights are 0")
     func actionFeatures() {
         let shape = Self.withActionFeatures

@@ -45,3 +45,49 @@ struct SearchDefaultsTests {
         }
     }
 }
+
+/// `alphazero` mixes playouts into its leaves' values on Quortex only (docs/learning.md):
+/// the default is the game's, and naming it changes nothing.
+@Suite("alphazero's playouts per game")
+struct AlphaZeroRolloutDefaultsTests {
+    func defaults(_ game: String) throws -> [String: String] {
+        let entry = try Catalog.game(named: game)
+        let info = try #require(entry.strategies.first { $0.name == "alphazero" }, "\(game)")
+        return Dictionary(uniqueKeysWithValues: info.parameters.map { ($0.name, $0.defaultValue) })
+    }
+
+    @Test("Quortex lists rollouts 8, the other games 0; every game depth 10 and mix 0.75")
+    func listed() throws {
+        let quortex = try defaults("quortex")
+        #expect(quortex["rollouts"] == "8")
+        for game in ["rail", "connect4", "tictactoe"] {
+            let listed = try defaults(game)
+            #expect(listed["rollouts"] == "0", "\(game)")
+        }
+        for game in ["quortex", "rail", "connect4", "tictactoe"] {
+            let listed = try defaults(game)
+            #expect(listed["rolloutDepth"] == "10" && listed["mix"] == "0.75", "\(game)")
+        }
+    }
+
+    func actions(_ players: [String], seed: UInt64) throws -> [String] {
+        let table = try Catalog.game(named: "quortex").makeTable(TableSetup(players: players.map { try StrategySpec.parse($0) }))
+        var buffer = ActionBuffer()
+        var trace: [String] = []
+        _ = table.play(seed: seed, buffer: &buffer) { trace.append("\($0.seat) \($0.action)") }
+        return trace
+    }
+
+    @Test("A Quortex alphazero with no rollouts plays as rollouts=8; rollouts=0 (the network alone) plays otherwise")
+    func quortexPlaysWithPlayouts() throws {
+        var differs = false
+        for seed: UInt64 in [3, 4] {
+            let plain = try actions(["alphazero(sims=8)", "random"], seed: seed)
+            let named = try actions(["alphazero(sims=8, rollouts=8, rolloutDepth=10, mix=0.75)", "random"], seed: seed)
+            let networkAlone = try actions(["alphazero(sims=8, rollouts=0)", "random"], seed: seed)
+            #expect(plain == named, "seed \(seed)")
+            if plain != networkAlone { differs = true }
+        }
+        #expect(differs)
+    }
+}

@@ -34,6 +34,9 @@ public struct LearnRequest: Sendable, Equatable {
     public var selfPlayer = SelfPlayer.latest
     /// σ's scale in every search of the learning (alphazero's `cscale`).
     public var cScale = GumbelSettings.defaultCScale
+    /// Random playouts mixed into each leaf's value in every search of the learning
+    /// (alphazero's `rollouts`, at its default depth and mix; 0: the network alone).
+    public var rollouts = 0
     public var width = 128
     public var blocks = 2
     /// Generations whose positions the replay buffer keeps.
@@ -71,7 +74,7 @@ public struct LearnRequest: Sendable, Equatable {
     /// `alphazero` on `model` with the learning's search knobs (the gate's and the anchors'
     /// player): the raw network, as self-play searches with it (no symmetric averaging).
     func searchSpec(_ model: String, gumbel: Double) -> String {
-        "alphazero(model=\(model), sims=\(sims), gumbel=\(gumbel), cscale=\(cScale), considered=\(considered), symmetric=false)"
+        "alphazero(model=\(model), sims=\(sims), gumbel=\(gumbel), cscale=\(cScale), considered=\(considered), rollouts=\(rollouts), symmetric=false)"
     }
 
     /// The fields a resumed learning must share with the folder's, as `name: value` text.
@@ -86,6 +89,7 @@ public struct LearnRequest: Sendable, Equatable {
             + (teacherKeep < 1 ? ["teacherKeep: \(teacherKeep)"] : [])
             + (initial.map { ["init: \($0)"] } ?? [])
             + (symmetries ? ["symmetries: true"] : [])
+            + (rollouts > 0 ? ["rollouts: \(rollouts)"] : [])
     }
 }
 
@@ -174,7 +178,8 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         }
         let selfPlay = LearnedSelfPlaySettings(simulations: request.sims, cheapSimulations: max(2, request.sims / 4),
                                                fullShare: request.fullShare, considered: request.considered,
-                                               exploreMoves: request.exploreMoves, decisive: decisive, cScale: request.cScale)
+                                               exploreMoves: request.exploreMoves, decisive: decisive, cScale: request.cScale,
+                                               rollouts: request.rollouts)
         while state.generation < request.generations {
             let generation = state.generation + 1
             let started = Date()

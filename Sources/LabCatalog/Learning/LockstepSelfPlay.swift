@@ -30,6 +30,8 @@ struct LearnedSelfPlaySettings: Sendable, Equatable {
     var decisive: Bool
     /// σ's scale.
     var cScale: Double
+    /// Playouts mixed into each leaf's value (``GumbelSettings/rollouts``).
+    var rollouts = 0
 }
 
 /// What a round of self-play produced: positions in game order, and counters.
@@ -84,9 +86,9 @@ private final class LockstepRound<G: Game, E: FeatureEncoder> where E.Observatio
         let model = NetworkModel<G, E>(network: player.network, encoder: player.encoder)
         self.model = model
         let full = GumbelSettings(simulations: settings.simulations, considered: settings.considered, cScale: settings.cScale,
-                                  gumbelScale: 1, decisive: settings.decisive)
+                                  gumbelScale: 1, decisive: settings.decisive, rollouts: settings.rollouts)
         let cheap = GumbelSettings(simulations: settings.cheapSimulations, considered: settings.considered, cScale: settings.cScale,
-                                   gumbelScale: 1, decisive: settings.decisive)
+                                   gumbelScale: 1, decisive: settings.decisive, rollouts: settings.rollouts)
         live = range.map { index in
             let gameSeed = Seeds.derive(seed, UInt64(index), 0, 0x5e1f)
             return LiveGame(state: player.game.newMatch(seed: gameSeed), rng: LabRandom(seed: Seeds.derive(gameSeed, 1, 0, 0x5e1f)),

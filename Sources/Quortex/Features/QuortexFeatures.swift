@@ -290,6 +290,8 @@ public struct QuortexPolicyFeatures: FeatureEncoder {
 
     public var featureCount: Int { base.featureCount + base.cellCount * 6 * Self.perAction }
     public var actionFeatures: Int { Self.perAction }
+    /// One tile code a cell and a few placements of one tile: about 1 feature in 6 is set.
+    public var sparseInput: Bool { true }
     public var layoutKey: String { base.layoutKey }
     public var featureNames: [String] {
         base.featureNames + (0..<base.cellCount).flatMap { c in
