@@ -58,6 +58,25 @@ struct LearningTests {
         #expect(Self.bytes(third + "/checkpoint.bin") != Self.bytes(one + "/checkpoint.bin"))
     }
 
+    @Test("--rollouts: the learning's searches mix playouts in; the same bytes on 1 and 2 threads, others than without; a resume with another count is refused")
+    func rollouts() throws {
+        var request = Self.request(generations: 1)
+        request.rollouts = 2
+        let one = Self.folder(), two = Self.folder(), none = Self.folder()
+        defer { for f in [one, two, none] { try? FileManager.default.removeItem(atPath: f) } }
+        _ = try Self.learn(request, into: one, threads: 1)
+        _ = try Self.learn(request, into: two, threads: 2)
+        _ = try Self.learn(Self.request(generations: 1), into: none, threads: 2)
+        #expect(Self.bytes(one + "/checkpoint.bin") != nil)
+        #expect(Self.bytes(one + "/checkpoint.bin") == Self.bytes(two + "/checkpoint.bin"))
+        #expect(Self.bytes(one + "/checkpoint.bin") != Self.bytes(none + "/checkpoint.bin"))
+        #expect(request.searchSpec("best.model", gumbel: 0).contains("rollouts=2"))
+        var other = request
+        other.generations = 2
+        other.rollouts = 3
+        #expect(throws: InputError.self) { _ = try Self.learn(other, into: one, threads: 1, resume: true) }
+    }
+
     @Test("a learning resumed after its first generation ends with the bytes of one run straight through; other flags are refused")
     func resume() throws {
         let straight = Self.folder(), stepwise = Self.folder()
