@@ -19,12 +19,19 @@ final class NetworkModel<G: Game, E: FeatureEncoder>: PolicyValueModel where E.O
     private(set) var calls = 0
     private(set) var positions = 0
 
+    /// Whether the first layer adds the non-zero features' weight rows (the encoder's
+    /// ``FeatureEncoder/sparseInput``) rather than multiplying the whole matrix.
+    private let sparseInput: Bool
+
     /// With `symmetric`, each position is evaluated with its symmetric images too (the
     /// encoder's ``FeatureEncoder/symmetries``) and the logits and values are their means.
-    init(network: PolicyValueNet, encoder: E, symmetric: Bool = false) {
+    /// - Parameter dense: the whole product even for sparse features (self-play: the
+    ///   learning's bytes stay those of the documented commands, made before the sparse path).
+    init(network: PolicyValueNet, encoder: E, symmetric: Bool = false, dense: Bool = false) {
         self.network = network
         self.encoder = encoder
         symmetries = symmetric ? encoder.symmetries : []
+        sparseInput = encoder.sparseInput && !dense
     }
 
     var featureCount: Int { encoder.featureCount }
@@ -40,7 +47,7 @@ final class NetworkModel<G: Game, E: FeatureEncoder>: PolicyValueModel where E.O
         positions += batch
         if symmetries.isEmpty {
             network.evaluate(features, batch: batch, logits: logits, values: values, workspace: workspace,
-                             sparseInput: encoder.sparseInput)
+                             sparseInput: sparseInput)
         } else {
             evaluateSymmetric(features, batch: batch, logits: logits, values: values)
         }

@@ -40,7 +40,7 @@ public final class GumbelSearch<State: GameState> {
     /// The root noise of the decision under way.
     private var noise = 0.0
     private var buffer = ActionBuffer()
-    private lazy var scratchValues = [Double](repeating: 0, count: seatCount)
+    private var playouts: Playouts<State>  // mixed into each leaf's value (``GumbelSettings/rollouts``)
     public private(set) var isDone = false
     /// The chosen action, once done.
     public private(set) var action = -1
@@ -52,6 +52,7 @@ public final class GumbelSearch<State: GameState> {
         self.settings = settings
         actionCount = model.actionCount
         seatCount = model.seatCount
+        playouts = Playouts(seats: model.seatCount)
     }
 
     /// Starts a decision for `seat` in `state` (a full state consistent with the seat's
@@ -128,7 +129,7 @@ public final class GumbelSearch<State: GameState> {
             // The values come observer first: back to seat order.
             var vector = [Double](repeating: 0, count: seatCount)
             for s in 0..<seatCount { vector[(leaf.seat + s) % seatCount] = Double(values[k * seatCount + s]) }
-            if settings.rollouts > 0 { mixRollouts(from: leaf.state, into: &vector) }
+            if settings.rollouts > 0 { playouts.mix(from: leaf.state, settings: settings, rng: &rng, into: &vector) }
             node.prior = vector[leaf.seat]
             nodes[leaf.node] = node
             backup(paths[k], vector)
@@ -138,32 +139,6 @@ public final class GumbelSearch<State: GameState> {
         } else {
             finishRoundIfNeeded()
         }
-    }
-
-    /// Mixes the mean of `settings.rollouts` random playouts from `state` into `vector`
-    /// (seat order): each re-deals the hidden state from the view of the mover there, so
-    /// that the playouts of one leaf do not all meet the same draws.
-    private func mixRollouts(from state: State, into vector: inout [Double]) {
-        var mean = [Double](repeating: 0, count: seatCount)
-        let observation = state.observation(for: state.currentSeat)
-        for _ in 0..<settings.rollouts {
-            var playout = observation.sampleState(using: &rng)
-            var depth = 0
-            while !playout.isTerminal && depth < settings.rolloutDepth {
-                playout.legalActionsInPlace(into: &buffer)
-                playout.apply(buffer[rng.uniform(buffer.count)])
-                depth += 1
-            }
-            if playout.isTerminal {
-                let shares = terminalValues(playout)
-                for s in 0..<seatCount { mean[s] += shares[s] }
-            } else {
-                playout.searchValues(into: &scratchValues)
-                for s in 0..<seatCount { mean[s] += scratchValues[s] }
-            }
-        }
-        let w = settings.mix / Double(settings.rollouts)
-        for s in 0..<seatCount { vector[s] = (1 - settings.mix) * vector[s] + w * mean[s] }
     }
 
     /// The root was evaluated: choose the candidates and start the first phase.

@@ -83,7 +83,7 @@ private final class LockstepRound<G: Game, E: FeatureEncoder> where E.Observatio
         let settings = player.settings
         encoder = player.encoder
         self.settings = settings
-        let model = NetworkModel<G, E>(network: player.network, encoder: player.encoder)
+        let model = NetworkModel<G, E>(network: player.network, encoder: player.encoder, dense: true)
         self.model = model
         let full = GumbelSettings(simulations: settings.simulations, considered: settings.considered, cScale: settings.cScale,
                                   gumbelScale: 1, decisive: settings.decisive, rollouts: settings.rollouts)
