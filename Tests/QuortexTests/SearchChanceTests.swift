@@ -3,24 +3,6 @@ import Quortex
 import Testing
 @testable import Search
 
-/// A model that knows nothing of Quortex: equal logits everywhere, every seat's share
-/// equal. It records, for each position it is asked about, the tile its mover holds.
-private final class UniformQuortexModel: PolicyValueModel {
-    typealias State = QuortexState
-    let featureCount = 1
-    let actionCount: Int
-    let seatCount = 2
-
-    init(actions: Int) { actionCount = actions }
-
-    func encode(_ state: QuortexState, seat: Int, into features: UnsafeMutableBufferPointer<Float>) { features[0] = 0 }
-
-    func evaluate(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
-        for i in 0..<(batch * actionCount) { logits[i] = 0 }
-        for i in 0..<(batch * seatCount) { values[i] = 0.5 }
-    }
-}
-
 /// The tile a Quortex mover draws after a move is chance: a search keeps the positions
 /// after one move but different draws apart, each with its own evaluation and replies.
 @Suite("Search at Quortex's chance")
@@ -44,7 +26,7 @@ struct SearchChanceTests {
     func childrenAreKeyedByTheDraw() throws {
         let truth = try Q.game(seats: 2).newMatch(seed: 11)
         let view = truth.observation(for: truth.currentSeat)
-        let model = UniformQuortexModel(actions: truth.actionSpaceSize)
+        let model = FlatQuortexModel(actions: truth.actionSpaceSize, value: 0.5)
         let search = GumbelSearch(model: model, settings: GumbelSettings(simulations: 96, considered: 2))
         var legal = ActionBuffer()
         truth.legalActions(into: &legal)

@@ -3,27 +3,6 @@ import Quortex
 import Testing
 @testable import Search
 
-/// A model that says every seat's share is `value`, with equal logits everywhere.
-private final class FlatQuortexModel: PolicyValueModel {
-    typealias State = QuortexState
-    let featureCount = 1
-    let actionCount: Int
-    let seatCount = 2
-    let value: Float
-
-    init(actions: Int, value: Float) {
-        actionCount = actions
-        self.value = value
-    }
-
-    func encode(_ state: QuortexState, seat: Int, into features: UnsafeMutableBufferPointer<Float>) { features[0] = 0 }
-
-    func evaluate(_ features: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
-        for i in 0..<(batch * actionCount) { logits[i] = 0 }
-        for i in 0..<(batch * seatCount) { values[i] = value }
-    }
-}
-
 /// `alphazero`'s playouts (``GumbelSettings/rollouts``): each evaluated leaf's value is
 /// (1 - mix) · the network's + mix · the mean of the playouts' values.
 @Suite("Search playouts mixed into leaf values")
