@@ -2,6 +2,7 @@ import ConnectFour
 import Evaluators
 import Foundation
 import LabCore
+import Synchronization
 import Testing
 @testable import LabCatalog
 
@@ -176,6 +177,27 @@ struct LearningTests {
         // A different seed plays other games; the same seed the same, on any thread count.
         #expect(play.play(games: 6, seed: 3, threads: 1).map(\.policy) == positions.map(\.policy))
         #expect(play.play(games: 6, seed: 4, threads: 2).map(\.features) != positions.map(\.features))
+    }
+
+    @Test("a teacher's games report their progress at each tenth passed, below the total, and the positions are those of a silent run")
+    func teacherProgress() throws {
+        let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)
+        let game = try ConnectFourGame(rules: [], seatCount: 2)
+        let teacher = try StrategyLookup.teachers([StrategySpec(name: "random", parameters: [])], in: entry.entries, game: game)
+        let play = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: teacher)
+        for threads in [1, 2] {
+            let heard = Mutex<[Int]>([])
+            let reported = play.play(games: 100, seed: 3, threads: threads) { done in heard.withLock { $0.append(done) } }
+            let counts = heard.withLock { $0 }
+            if threads == 1 {
+                // Chunks of 16 games: 16, 32, ..., 96 each cross a new tenth; the end (100) is not reported.
+                #expect(counts == [16, 32, 48, 64, 80, 96])
+            } else {
+                #expect(!counts.isEmpty && counts == counts.sorted() && Set(counts.map { $0 * 10 / 100 }).count == counts.count
+                    && counts.allSatisfy { $0 < 100 }, "\(counts)")
+            }
+            #expect(reported.map(\.features) == play.play(games: 100, seed: 3, threads: threads).map(\.features))
+        }
     }
 
     @Test("teacher-keep: a share of the teacher's moves is recorded, the same ones on any thread count, each as when all are kept")

@@ -278,8 +278,12 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         guard let resolve = teachers else { throw InputError("--teacher: \(request.game) has no strategies to teach with") }
         let factories = try resolve(request.teachers, game)
         let started = Date()
+        let total = request.teacherGames, names = request.teachers.joined(separator: ", ")
         let positions = TeacherPlay(game: game, encoder: encoder, teachers: factories, keep: request.teacherKeep)
-            .play(games: request.teacherGames, seed: Seeds.derive(request.seed, 0x7eac), threads: threads)
+            .play(games: total, seed: Seeds.derive(request.seed, 0x7eac), threads: threads) { done in
+                let left = Date().timeIntervalSince(started) * Double(total - done) / Double(done)
+                progress(String(format: "warm start: %d of %d games of %@; about %.0f min to go", done, total, names, left / 60))
+            }
         state.buffer.append(generation: 0, positions: positions, window: request.window)
         progress(String(format: "warm start: %d games of %@, %d positions in %.0f s", request.teacherGames,
                         request.teachers.joined(separator: ", "), positions.count, Date().timeIntervalSince(started)))

@@ -22,12 +22,14 @@ struct TeacherPlay<G: Game, E: FeatureEncoder> where E.Observation == G.State.Ob
     var randomMoveRate = 0.1
 
     /// Games `0..<games`, seeded from `seed`, in chunks over `threads`; the positions in
-    /// game order, the same for any thread count.
-    func play(games: Int, seed: UInt64, threads: Int) -> [LearnedPosition] {
+    /// game order, the same for any thread count. `progress` hears the games played so far
+    /// each time they pass another tenth of `games` (from the thread that passed it).
+    func play(games: Int, seed: UInt64, threads: Int, progress: (@Sendable (Int) -> Void)? = nil) -> [LearnedPosition] {
         precondition(!teachers.isEmpty)
         let chunk = 16
         let chunks = (games + chunk - 1) / chunk
         let results = Mutex<[Int: [LearnedPosition]]>([:])
+        let played = Mutex<(games: Int, tenths: Int)>((0, 0))
         let next = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: max(1, min(threads, chunks))) { _ in
             var buffer = ActionBuffer()
@@ -35,8 +37,18 @@ struct TeacherPlay<G: Game, E: FeatureEncoder> where E.Observation == G.State.Ob
                 let c = next.add(1, ordering: .relaxed).oldValue
                 guard c < chunks else { break }
                 var positions: [LearnedPosition] = []
-                for m in (c * chunk)..<min(games, (c + 1) * chunk) { play(m, seed: seed, buffer: &buffer, into: &positions) }
+                let range = (c * chunk)..<min(games, (c + 1) * chunk)
+                for m in range { play(m, seed: seed, buffer: &buffer, into: &positions) }
                 results.withLock { $0[c] = positions }
+                guard let progress else { continue }
+                played.withLock { done in
+                    done.games += range.count
+                    let tenths = 10 * done.games / games
+                    if tenths > done.tenths && done.games < games {
+                        done.tenths = tenths
+                        progress(done.games)
+                    }
+                }
             }
         }
         return results.withLock { parts in (0..<chunks).flatMap { parts[$0]! } }
