@@ -48,7 +48,8 @@ let package = Package(
         .target(name: "Search", dependencies: ["LabCore"], swiftSettings: strict),
         // OpenBLAS through pkg-config; scripts/setup.sh installs it where it is missing.
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-        .target(name: "Evaluators", dependencies: ["LabCore", "CBLAS"], swiftSettings: strict),
+        .target(name: "CKernels"),
+        .target(name: "Evaluators", dependencies: ["LabCore", "CBLAS", "CKernels"], swiftSettings: strict),
         // External bots over the player protocol: processes, pipes, deadlines, faults.
         .target(name: "CBotProcess"),
         .target(name: "Players", dependencies: ["LabCore", "CBotProcess"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import CBLAS
+import CKernels
 import LabCore
 
 /// The layer sizes of a policy-value network: a stem from the features to the trunk's
@@ -192,25 +193,13 @@ public struct PolicyValueNet: Sendable, Equatable {
     }
 
     /// ``affine(_:batch:fanIn:weights:fanOut:into:)`` for mostly-zero rows `x`: each row
-    /// is the bias plus x[k] times weight row k for the non-zero x[k], in k order.
+    /// is the bias plus x[k] times weight row k for the non-zero x[k], in k order. In C
+    /// (`Sources/CKernels`), built for AVX-512, AVX2 and the baseline and picked by the CPU
+    /// at start-up, with the same bits on each.
     static func sparseAffine(_ x: UnsafePointer<Float>, batch: Int, fanIn: Int, weights: UnsafePointer<Float>, fanOut: Int,
                              into y: UnsafeMutablePointer<Float>) {
-        let bias = weights + fanIn * fanOut
-        for i in 0..<batch {
-            let row = x + i * fanIn, out = y + i * fanOut
-            out.update(from: bias, count: fanOut)
-            let lanes = fanOut / 16
-            for k in 0..<fanIn where row[k] != 0 {
-                let a = row[k], w = weights + k * fanOut
-                // Sixteen lanes at a time (rows need not be aligned for SIMD16).
-                let o = UnsafeMutableRawPointer(out), v = UnsafeRawPointer(w)
-                for j in 0..<lanes {
-                    let at = j * MemoryLayout<SIMD16<Float>>.size
-                    let sum = o.loadUnaligned(fromByteOffset: at, as: SIMD16<Float>.self) + a * v.loadUnaligned(fromByteOffset: at, as: SIMD16<Float>.self)
-                    o.storeBytes(of: sum, toByteOffset: at, as: SIMD16<Float>.self)
-                }
-                for j in lanes * 16..<fanOut { out[j] += a * w[j] }
-            }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: fanIn) { scratch in
+            oplab_sparse_affine(x, batch, fanIn, weights, fanOut, y, scratch.baseAddress!)
         }
     }
 

@@ -55,7 +55,7 @@ struct PolicyValueNetTests {
     }
 
     @Test("sparse input: the first layer from the non-zero features alone gives the dense product's logits and values",
-          arguments: [6, 32, 40])
+          arguments: [6, 32, 40, 72, 256])
     func sparseInput(width: Int) {
         let shape = PolicyValueShape(inputs: 5 + 4 * 2, width: width, blocks: 2, actions: 4, seats: 3, actionFeatures: 2)
         let net = Self.network(shape, seed: 9)
@@ -69,6 +69,34 @@ struct PolicyValueNetTests {
         for i in dense.indices { #expect(abs(dense[i] - sparse[i]) < 1e-5) }
         for i in denseValues.indices { #expect(abs(denseValues[i] - sparseValues[i]) < 1e-6) }
         #expect(dense.contains { $0 != 0 })
+    }
+
+    @Test("the sparse first layer is its definition to the bit: the bias, then x[k] · row k added for each non-zero x[k] in k order, each product rounded",
+          arguments: [(1, 5), (3, 64), (4, 72), (2, 256)])
+    func sparseAffineBits(batch: Int, width: Int) {
+        let fanIn = 150
+        var rng = LabRandom(seed: UInt64(width))
+        let weights = (0..<(fanIn * width + width)).map { _ in Float(rng.unit() * 2 - 1) }
+        // Mostly zeros; the last row all zeros (the bias alone).
+        var x = (0..<(batch * fanIn)).map { _ in rng.unit() < 0.8 ? 0 : Float(rng.unit() * 4 - 2) }
+        for k in 0..<fanIn { x[(batch - 1) * fanIn + k] = 0 }
+        var y = [Float](repeating: .nan, count: batch * width)
+        x.withUnsafeBufferPointer { xs in
+            weights.withUnsafeBufferPointer { ws in
+                y.withUnsafeMutableBufferPointer { PolicyValueNet.sparseAffine(xs.baseAddress!, batch: batch, fanIn: fanIn, weights: ws.baseAddress!, fanOut: width, into: $0.baseAddress!) }
+            }
+        }
+        for i in 0..<batch {
+            for j in 0..<width {
+                var sum = weights[fanIn * width + j]
+                for k in 0..<fanIn where x[i * fanIn + k] != 0 {
+                    let product = x[i * fanIn + k] * weights[k * width + j]
+                    sum = sum + product
+                }
+                #expect(y[i * width + j].bitPattern == sum.bitPattern, "row \(i), output \(j)")
+            }
+        }
+        #expect(Array(y[((batch - 1) * width)...]) == Array(weights[(fanIn * width)...]))
     }
 
     @Test("action features: each action's logit gains its features · the shared weights; nothing else changes; a new network's weights are 0")
