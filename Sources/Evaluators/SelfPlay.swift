@@ -71,13 +71,13 @@ public enum SelfPlay {
 
     /// Plays match `m` of `teachers` (seat s plays `teachers[(m + s) % teachers.count]`),
     /// dealt from `Seeds.match(seed, m)`, each move uniformly random with probability
-    /// `randomMoveRate` instead. `decided(state, legal, action, byTeacher)` sees each
-    /// decision before it is applied. Returns the final state and the match's generator,
+    /// `randomMoveRate` instead. `decided(state, legal, action, teacher)` sees each
+    /// decision before it is applied, with the teacher that chose it (nil for a random move). Returns the final state and the match's generator,
     /// which a caller may draw on from (the same draws for the same match at any thread
     /// count).
     public static func match<G: Game>(_ game: G, match m: Int, teachers: [StrategyFactory<G>], randomMoveRate: Double, seed: UInt64,
                                       buffer: inout ActionBuffer,
-                                      decided: (_ state: G.State, _ legal: ActionBuffer, _ action: Int, _ byTeacher: Bool) -> Void)
+                                      decided: (_ state: G.State, _ legal: ActionBuffer, _ action: Int, _ teacher: (any Strategy<G>)?) -> Void)
         -> (final: G.State, rng: LabRandom) {
         let seed = Seeds.match(seed, match: UInt64(m))
         var rng = LabRandom(seed: Seeds.derive(seed, 0x7465_6163_6865_72))
@@ -96,7 +96,7 @@ public enum SelfPlay {
             } else {
                 action = strategies[seat].chooseAction(state.observation(for: seat), legal: buffer)
             }
-            decided(state, buffer, action, !random)
+            decided(state, buffer, action, random ? nil : strategies[seat])
             state.apply(action)
             for f in followers { f.didApply(action, by: seat) }
         }

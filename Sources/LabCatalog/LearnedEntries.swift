@@ -103,13 +103,18 @@ final class AlphaZeroPlayer<G: Game, E: FeatureEncoder>: Strategy where E.Observ
         seat = context.seat
     }
 
+    private var searched = false
+
     func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
+        searched = legal.count > 1
         if legal.count == 1 { return legal[0] }
         let root = observation.sampleState(using: &rng)
         search.begin(state: root, seat: seat, legal: legal, rng: LabRandom(seed: rng.next()), sample: observation.sampler())
         driver.run(search)
         return search.action
     }
+
+    var searchPolicy: [(action: Int, probability: Double)]? { searched ? search.improvedPolicy : nil }
 }
 
 /// `policy(...)`: the network alone, sampling its policy over the legal actions at a

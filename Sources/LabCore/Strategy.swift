@@ -31,6 +31,12 @@ public protocol Strategy<G>: AnyObject {
     /// cast on every match (a cast to `any PerfectInformationStrategy<G>` builds the
     /// existential's metadata from its mangled name: 40,000 instructions a rail match).
     var readsState: Bool { get }
+
+    /// The policy the last ``chooseAction(_:legal:)`` searched its way to, for strategies
+    /// that search (AlphaZero's improved policy: each legal action and its probability);
+    /// nil for the others, and after a decision with one legal action. A teacher's games
+    /// record it as the policy target with `oplab learn --teacher-targets search`.
+    var searchPolicy: [(action: Int, probability: Double)]? { get }
 }
 
 extension Strategy {
@@ -39,6 +45,7 @@ extension Strategy {
     public var forfeitKind: ForfeitKind? { nil }
     public func matchDidEnd(_ outcome: Outcome) {}
     public var readsState: Bool { false }
+    public var searchPolicy: [(action: Int, probability: Double)]? { nil }
 }
 
 /// A strategy that reads the true state, hidden parts included. It exists only to

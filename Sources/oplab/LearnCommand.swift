@@ -107,6 +107,10 @@ struct LearnCommand: ParsableCommand {
             help: "The share of the teachers' moves recorded (0 < F <= 1; default 1): more games in the same memory.")
     var teacherKeep: Double?
 
+    @Option(name: .customLong("teacher-targets"), parsing: .unconditional,
+            help: "A teacher move's policy target: move (all its weight on the move played; the default) or search (an alphazero teacher's improved policy over the legal actions).")
+    var teacherTargets: LearnRequest.TeacherTargets?
+
     @Flag(help: "Train on each sampled position as itself or one of its symmetric images (Connect Four: the mirror), drawn at random.")
     var symmetries = false
 
@@ -211,6 +215,13 @@ struct LearnCommand: ParsableCommand {
             guard teacherKeep > 0 && teacherKeep <= 1 else { throw InputError("--teacher-keep \(teacherKeep): expected a share in (0, 1]") }
             request.teacherKeep = teacherKeep
         }
+        if let teacherTargets {
+            guard !teachers.isEmpty else { throw InputError("--teacher-targets needs --teacher") }
+            if teacherTargets == .search, let other = request.teachers.first(where: { !$0.hasPrefix("alphazero") }) {
+                throw InputError("--teacher-targets search: --teacher \(other.excerpt()) does not search; only alphazero teachers give a search's policy (or use --teacher-targets move)")
+            }
+            request.teacherTargets = teacherTargets
+        }
         if let initial, PathKind(of: initial) != .file { throw InputError("--init \(initial.excerpt()): no such model file") }
         request.initial = initial
         request.symmetries = symmetries
@@ -221,3 +232,4 @@ struct LearnCommand: ParsableCommand {
 }
 
 extension LearnRequest.SelfPlayer: ExpressibleByArgument {}
+extension LearnRequest.TeacherTargets: ExpressibleByArgument {}

@@ -200,6 +200,32 @@ struct LearningTests {
         }
     }
 
+    @Test("teacher targets: an alphazero teacher's improved policy replaces its move as the target, over the same legal actions of the same games; a non-searching teacher keeps its move")
+    func teacherSearchTargets() throws {
+        let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)
+        let game = try ConnectFourGame(rules: [], seatCount: 2)
+        let searcher = try StrategyLookup.teachers([StrategySpec(name: "alphazero", parameters: [("sims", "8")])], in: entry.entries, game: game)
+        var moves = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: searcher)
+        moves.randomMoveRate = 0
+        var searched = moves
+        searched.searchTargets = true
+        let one = moves.play(games: 4, seed: 3, threads: 2), soft = searched.play(games: 4, seed: 3, threads: 2)
+        #expect(one.count == soft.count && one.map(\.features) == soft.map(\.features) && one.map(\.legal) == soft.map(\.legal))
+        for (hard, p) in zip(one, soft) {
+            #expect(abs(p.policy.reduce(0, +) - 1) < 1e-4 && p.policy.allSatisfy { $0 >= 0 })
+            // The move played is the search's choice, among its likeliest.
+            let played = try #require(hard.policy.firstIndex(of: 1))
+            #expect(p.policy[played] > 0)
+        }
+        #expect(soft.contains { p in p.policy.filter { $0 > 0 }.count > 1 }, "some target spreads over several actions")
+        #expect(soft.map(\.policy) != one.map(\.policy))
+        // A teacher that does not search has no policy to give: its move stays the target.
+        let mcts = try StrategyLookup.teachers([StrategySpec(name: "mcts", parameters: [("iterations", "20")])], in: entry.entries, game: game)
+        var plain = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: mcts)
+        plain.searchTargets = true
+        #expect(plain.play(games: 2, seed: 3, threads: 1).allSatisfy { $0.policy.filter { $0 == 1 }.count == 1 && $0.policy.reduce(0, +) == 1 })
+    }
+
     @Test("teacher-keep: a share of the teacher's moves is recorded, the same ones on any thread count, each as when all are kept")
     func teacherKeep() throws {
         let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)

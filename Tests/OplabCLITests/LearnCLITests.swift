@@ -59,6 +59,9 @@ struct LearnCLITests {
             (["learn", "connect4", "--teacher-keep", "0.5"], "--teacher-keep needs --teacher"),
             (["learn", "connect4", "--teacher", "mcts", "--teacher-keep", "0"], "--teacher-keep 0.0: expected a share in (0, 1]"),
             (["learn", "connect4", "--teacher", "external(command=\"python3 x.py\")"], "an external bot cannot teach"),
+            (["learn", "connect4", "--teacher-targets", "search"], "--teacher-targets needs --teacher"),
+            (["learn", "connect4", "--teacher", "mcts", "--teacher-targets", "search"], "--teacher-targets search: --teacher mcts does not search"),
+            (["learn", "connect4", "--teacher", "alphazero", "--teacher-targets", "soft"], "--teacher-targets soft: expected one of move, search"),
             (["play", "connect4", "--player", "policy(temperature=-1)", "--player", "random"], "temperature"),
             (["play", "connect4", "--player", "alphazero(sims=0)", "--player", "random"], "sims"),
           ])

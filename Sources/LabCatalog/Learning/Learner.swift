@@ -59,6 +59,15 @@ public struct LearnRequest: Sendable, Equatable {
     /// The share of the teachers' moves recorded (each kept with this probability, drawn
     /// from the seed): more games for the same memory, so the values see more outcomes.
     public var teacherKeep = 1.0
+    /// A teacher move's policy target.
+    public enum TeacherTargets: String, Sendable, Equatable, CaseIterable {
+        /// All its weight on the move played (AlphaGo's supervised stage).
+        case move
+        /// A searching teacher's (`alphazero`'s) improved policy over the legal actions:
+        /// what its search learned of every action, as self-play's targets.
+        case search
+    }
+    public var teacherTargets = TeacherTargets.move
     /// A model file to start from instead of a random network (fine-tuning a learned
     /// model, e.g. at a lower learning rate); its shape sets the width and blocks.
     public var initial: String?
@@ -87,6 +96,7 @@ public struct LearnRequest: Sendable, Equatable {
          "anchors: \(anchors.joined(separator: ";"))", "seed: \(seed)", "chunk: \(chunk)"]
             + (teachers.isEmpty ? [] : ["teachers: \(teachers.joined(separator: ";"))", "teacherGames: \(teacherGames)"])
             + (teacherKeep < 1 ? ["teacherKeep: \(teacherKeep)"] : [])
+            + (teacherTargets == .search ? ["teacherTargets: search"] : [])
             + (initial.map { ["init: \($0)"] } ?? [])
             + (symmetries ? ["symmetries: true"] : [])
             + (rollouts > 0 ? ["rollouts: \(rollouts)"] : [])
@@ -279,8 +289,9 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         let factories = try resolve(request.teachers, game)
         let started = Date()
         let total = request.teacherGames, names = request.teachers.joined(separator: ", ")
-        let positions = TeacherPlay(game: game, encoder: encoder, teachers: factories, keep: request.teacherKeep)
-            .play(games: total, seed: Seeds.derive(request.seed, 0x7eac), threads: threads) { done in
+        var teacherPlay = TeacherPlay(game: game, encoder: encoder, teachers: factories, keep: request.teacherKeep)
+        teacherPlay.searchTargets = request.teacherTargets == .search
+        let positions = teacherPlay.play(games: total, seed: Seeds.derive(request.seed, 0x7eac), threads: threads) { done in
                 let left = Date().timeIntervalSince(started) * Double(total - done) / Double(done)
                 progress(String(format: "warm start: %d of %d games of %@; about %.0f min to go", done, total, names, left / 60))
             }

@@ -12,7 +12,8 @@ import Synchronization
 /// `randomMoveRate` a move is uniformly random instead (variety for a deterministic
 /// teacher); those moves are played, not recorded. Every other move is one position: the
 /// mover's features, the legal actions and the teacher's choice as the policy (all its
-/// weight on that action), and each seat's share of the final score; with `keep` below 1,
+/// weight on that action; with `searchTargets`, a searching teacher's own policy), and
+/// each seat's share of the final score; with `keep` below 1,
 /// each such move is recorded with that probability (game m's draws from its own stream).
 struct TeacherPlay<G: Game, E: FeatureEncoder> where E.Observation == G.State.Observation {
     let game: G
@@ -20,6 +21,9 @@ struct TeacherPlay<G: Game, E: FeatureEncoder> where E.Observation == G.State.Ob
     let teachers: [StrategyFactory<G>]
     var keep = 1.0
     var randomMoveRate = 0.1
+    /// Record a searching teacher's policy (``Strategy/searchPolicy``) as the target
+    /// instead of its move alone.
+    var searchTargets = false
 
     /// Games `0..<games`, seeded from `seed`, in chunks over `threads`; the positions in
     /// game order, the same for any thread count. `progress` hears the games played so far
@@ -59,13 +63,19 @@ struct TeacherPlay<G: Game, E: FeatureEncoder> where E.Observation == G.State.Ob
         var recorded: [(position: LearnedPosition, seat: Int)] = []
         var sample = LabRandom(seed: Seeds.derive(seed, UInt64(m), 0x6b65))
         let (state, _) = SelfPlay.match(game, match: m, teachers: teachers, randomMoveRate: randomMoveRate, seed: seed,
-                                        buffer: &buffer) { before, legal, action, byTeacher in
-            guard byTeacher, legal.count > 1, keep >= 1 || sample.chance(keep) else { return }
+                                        buffer: &buffer) { before, legal, action, teacher in
+            guard let teacher, legal.count > 1, keep >= 1 || sample.chance(keep) else { return }
             let seat = before.currentSeat
             var features = [Float](repeating: 0, count: encoder.featureCount)
             features.withUnsafeMutableBufferPointer { encoder.encode(before.observation(for: seat), into: $0) }
             let ids = (0..<legal.count).map { Int32(legal[$0]) }
-            recorded.append((LearnedPosition(features: features, legal: ids, policy: ids.map { Int($0) == action ? 1 : 0 }, value: []), seat))
+            var policy = ids.map { Float(Int($0) == action ? 1 : 0) }
+            if searchTargets, let searched = teacher.searchPolicy {
+                var probability = [Int: Float](minimumCapacity: searched.count)
+                for (a, p) in searched { probability[a] = Float(p) }
+                policy = ids.map { probability[Int($0)] ?? 0 }
+            }
+            recorded.append((LearnedPosition(features: features, legal: ids, policy: policy, value: []), seat))
         }
         let shares = Outcome.shares(state.outcome, seats: seats).map(Float.init)
         for (var position, seat) in recorded {
