@@ -72,9 +72,9 @@ public enum SelfPlay {
     /// Plays match `m` of `teachers` (seat s plays `teachers[(m + s) % teachers.count]`),
     /// dealt from `Seeds.match(seed, m)`, each move uniformly random with probability
     /// `randomMoveRate` instead. `decided(state, legal, action, teacher)` sees each
-    /// decision before it is applied, with the teacher that chose it (nil for a random move). Returns the final state and the match's generator,
-    /// which a caller may draw on from (the same draws for the same match at any thread
-    /// count).
+    /// decision before it is applied, with the teacher that chose it (nil for a random
+    /// move). Returns the final state and the match's generator, which a caller may draw on
+    /// from (the same draws for the same match at any thread count).
     public static func match<G: Game>(_ game: G, match m: Int, teachers: [StrategyFactory<G>], randomMoveRate: Double, seed: UInt64,
                                       buffer: inout ActionBuffer,
                                       decided: (_ state: G.State, _ legal: ActionBuffer, _ action: Int, _ teacher: (any Strategy<G>)?) -> Void)

@@ -292,12 +292,12 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         var teacherPlay = TeacherPlay(game: game, encoder: encoder, teachers: factories, keep: request.teacherKeep)
         teacherPlay.searchTargets = request.teacherTargets == .search
         let positions = teacherPlay.play(games: total, seed: Seeds.derive(request.seed, 0x7eac), threads: threads) { done in
-                let left = Date().timeIntervalSince(started) * Double(total - done) / Double(done)
-                progress(String(format: "warm start: %d of %d games of %@; about %.0f min to go", done, total, names, left / 60))
-            }
+            let left = Date().timeIntervalSince(started) * Double(total - done) / Double(done)
+            progress(String(format: "warm start: %d of %d games of %@; about %.0f min to go", done, total, names, left / 60))
+        }
         state.buffer.append(generation: 0, positions: positions, window: request.window)
-        progress(String(format: "warm start: %d games of %@, %d positions in %.0f s", request.teacherGames,
-                        request.teachers.joined(separator: ", "), positions.count, Date().timeIntervalSince(started)))
+        progress(String(format: "warm start: %d games of %@, %d positions in %.0f s", total, names, positions.count,
+                        Date().timeIntervalSince(started)))
         let (trained, adam, loss) = train(state.trainee, adam: state.adam, on: state.buffer, request: request, generation: 0,
                                           newPositions: positions.count, encoder: encoder)
         state.trainee = trained
