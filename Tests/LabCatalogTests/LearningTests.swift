@@ -160,12 +160,16 @@ struct LearningTests {
         #expect(!FileManager.default.fileExists(atPath: refused), "nothing written")
     }
 
-    @Test("a teacher's games: every recorded move is the teacher's, with all its weight on one legal action, and each seat's share of the outcome")
-    func teacherPositions() throws {
+    /// Games of `specs` as teachers on Connect Four, recorded with its features.
+    static func connect4Teaching(_ specs: StrategySpec...) throws -> TeacherPlay<ConnectFourGame, ConnectFourFeatures> {
         let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)
         let game = try ConnectFourGame(rules: [], seatCount: 2)
-        let teacher = try StrategyLookup.teachers([StrategySpec(name: "mcts", parameters: [("iterations", "30")])], in: entry.entries, game: game)
-        var play = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: teacher)
+        return TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: try StrategyLookup.teachers(specs, in: entry.entries, game: game))
+    }
+
+    @Test("a teacher's games: every recorded move is the teacher's, with all its weight on one legal action, and each seat's share of the outcome")
+    func teacherPositions() throws {
+        var play = try Self.connect4Teaching(StrategySpec(name: "mcts", parameters: [("iterations", "30")]))
         play.randomMoveRate = 0
         let positions = play.play(games: 6, seed: 3, threads: 2)
         #expect(positions.count >= 6 * 7, "every move of 6 games")
@@ -181,10 +185,7 @@ struct LearningTests {
 
     @Test("a teacher's games report their progress at each tenth passed, below the total, and the positions are those of a silent run")
     func teacherProgress() throws {
-        let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)
-        let game = try ConnectFourGame(rules: [], seatCount: 2)
-        let teacher = try StrategyLookup.teachers([StrategySpec(name: "random", parameters: [])], in: entry.entries, game: game)
-        let play = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: teacher)
+        let play = try Self.connect4Teaching(StrategySpec(name: "random", parameters: []))
         for threads in [1, 2] {
             let heard = Mutex<[Int]>([])
             let reported = play.play(games: 100, seed: 3, threads: threads) { done in heard.withLock { $0.append(done) } }
@@ -202,10 +203,7 @@ struct LearningTests {
 
     @Test("teacher targets: an alphazero teacher's improved policy replaces its move as the target, over the same legal actions of the same games; a non-searching teacher keeps its move")
     func teacherSearchTargets() throws {
-        let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)
-        let game = try ConnectFourGame(rules: [], seatCount: 2)
-        let searcher = try StrategyLookup.teachers([StrategySpec(name: "alphazero", parameters: [("sims", "8")])], in: entry.entries, game: game)
-        var moves = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: searcher)
+        var moves = try Self.connect4Teaching(StrategySpec(name: "alphazero", parameters: [("sims", "8")]))
         moves.randomMoveRate = 0
         var searched = moves
         searched.searchTargets = true
@@ -220,19 +218,15 @@ struct LearningTests {
         #expect(soft.contains { p in p.policy.filter { $0 > 0 }.count > 1 }, "some target spreads over several actions")
         #expect(soft.map(\.policy) != one.map(\.policy))
         // A teacher that does not search has no policy to give: its move stays the target.
-        let mcts = try StrategyLookup.teachers([StrategySpec(name: "mcts", parameters: [("iterations", "20")])], in: entry.entries, game: game)
-        var plain = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: mcts)
+        var plain = try Self.connect4Teaching(StrategySpec(name: "mcts", parameters: [("iterations", "20")]))
         plain.searchTargets = true
         #expect(plain.play(games: 2, seed: 3, threads: 1).allSatisfy { $0.policy.filter { $0 == 1 }.count == 1 && $0.policy.reduce(0, +) == 1 })
     }
 
     @Test("teacher-keep: a share of the teacher's moves is recorded, the same ones on any thread count, each as when all are kept")
     func teacherKeep() throws {
-        let entry = try #require(try Catalog.game(named: "connect4") as? CatalogEntry<ConnectFourGame>)
-        let game = try ConnectFourGame(rules: [], seatCount: 2)
-        let teacher = try StrategyLookup.teachers([StrategySpec(name: "mcts", parameters: [("iterations", "30")])], in: entry.entries, game: game)
-        let all = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: teacher).play(games: 24, seed: 3, threads: 2)
-        var half = TeacherPlay(game: game, encoder: ConnectFourFeatures(), teachers: teacher)
+        let all = try Self.connect4Teaching(StrategySpec(name: "mcts", parameters: [("iterations", "30")])).play(games: 24, seed: 3, threads: 2)
+        var half = try Self.connect4Teaching(StrategySpec(name: "mcts", parameters: [("iterations", "30")]))
         half.keep = 0.5
         let kept = half.play(games: 24, seed: 3, threads: 2)
         #expect(kept.count > all.count / 3 && kept.count < all.count * 2 / 3, "\(kept.count) of \(all.count) kept")
