@@ -87,6 +87,13 @@ public protocol GameState: Sendable {
     /// ``legalActionsInPlace(into:)``; the state unchanged. The default calls
     /// ``observation(for:)``.
     mutating func observationInPlace(for seat: Int) -> Observation
+    /// Makes `observation` (one of this match's, as the play loop keeps from turn to turn)
+    /// ``observation(for:)`` of `seat`; the state unchanged. The loop keeps one observation
+    /// a match and updates it each turn, so a game whose observation is large (rail's:
+    /// the public table, with a reference to its map) overwrites it where it lies instead
+    /// of building, copying and destroying one a turn. The default assigns
+    /// ``observationInPlace(for:)``.
+    mutating func observe(_ seat: Int, into observation: inout Observation)
 
     /// The public outcome of chance that the last action led to, as a small number a
     /// search keys its tree by, so that positions after one action but different draws
@@ -127,6 +134,8 @@ extension GameState {
     public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) { legalActions(into: &buffer) }
     @inlinable
     public mutating func observationInPlace(for seat: Int) -> Observation { observation(for: seat) }
+    @inlinable
+    public mutating func observe(_ seat: Int, into observation: inout Observation) { observation = observationInPlace(for: seat) }
     @inlinable
     public func searchValues(into values: inout [Double]) {
         for seat in 0..<seatCount { values[seat] = searchValue(of: seat) }

@@ -6,14 +6,17 @@ extension Conformance {
     /// In every state of `matches` random matches: ``GameState/legalActionsInPlace(into:)``
     /// lists the same actions in the same order as ``GameState/legalActions(into:)``, and
     /// ``GameState/observationInPlace(for:)`` gives every seat the observation
-    /// ``GameState/observation(for:)`` gives, and neither changes the state (its legal
-    /// actions and every seat's observation are the same afterwards); and
+    /// ``GameState/observation(for:)`` gives, as does ``GameState/observe(_:into:)`` over
+    /// the observation kept from the states before (as the play loop keeps one), and none
+    /// changes the state (its legal actions and every seat's observation are the same
+    /// afterwards); and
     /// ``GameState/searchValues(into:)`` gives every seat its ``GameState/searchValue(of:)``,
     /// running and finished. The play loop and the searches use these forms; a game that
     /// implements them (rail, Quortex) must not differ from its plain ones.
     public static func inPlaceReads<G: Game>(_ game: G, matches: Int, seed: UInt64,
                                              maxTurns: Int = 100_000) throws(ConformanceFailure) {
         var plain = ActionBuffer(), inPlace = ActionBuffer()
+        var kept: G.State.Observation?
         try walk(game, matches: matches, seed: seed, maxTurns: maxTurns, check: .inPlaceReads, { state, matchSeed throws(ConformanceFailure) in
             state.legalActions(into: &plain)
             let seen = (0..<state.seatCount).map { state.observation(for: $0) }
@@ -24,6 +27,14 @@ extension Conformance {
             for seat in 0..<state.seatCount where state.observationInPlace(for: seat) != seen[seat] {
                 throw fail(.inPlaceReads, matchSeed, state, "observationInPlace(for: \(seat)) differs from observation(for: \(seat))")
             }
+            var observation = kept ?? seen[state.seatCount - 1]
+            for seat in 0..<state.seatCount {
+                state.observe(seat, into: &observation)
+                if observation != seen[seat] {
+                    throw fail(.inPlaceReads, matchSeed, state, "observe(\(seat), into:) differs from observation(for: \(seat))")
+                }
+            }
+            kept = observation
             state.legalActions(into: &inPlace)
             if plain.actions != inPlace.actions || (0..<state.seatCount).contains(where: { state.observation(for: $0) != seen[$0] }) {
                 throw fail(.inPlaceReads, matchSeed, state, "an in-place read changed the state")

@@ -38,4 +38,32 @@ struct ObservationLegalActionsTests {
         }
         try #require(compared > 500 && builds > 100, "\(compared) turns, \(builds) with builds")
     }
+
+    /// ``RailState/observe(_:into:)``, the play loop's update of the observation it keeps:
+    /// over an observation of the same match it gives ``RailState/observation(for:)``,
+    /// and over one of other rules or another map it makes the observation afresh
+    /// instead of keeping their rules or map.
+    @Test("observe(_:into:) gives observation(for:), also over an observation of other rules or another map")
+    func observeIntoGivesTheObservation() throws {
+        let game = try Rail.game(seats: 3)
+        let otherRules = try Rail.game(seats: 3, ["missionsToWin": "3"]).newMatch(seed: 9).observation(for: 0)
+        let otherMap = try RailGame(map: Rail.mapWithMissions(), seatCount: 3).newMatch(seed: 9).observation(for: 0)
+        var state = game.newMatch(seed: 4)
+        var kept = state.observation(for: 2)
+        var rng = LabRandom(seed: 4)
+        var buffer = ActionBuffer()
+        while !state.isTerminal {
+            for seat in 0..<3 {
+                state.observe(seat, into: &kept)
+                #expect(kept == state.observation(for: seat), "turn \(state.turn), seat \(seat)")
+            }
+            for var foreign in [otherRules, otherMap] {
+                state.observe(state.currentSeat, into: &foreign)
+                #expect(foreign == state.observation(for: state.currentSeat), "turn \(state.turn): an observation of another game")
+            }
+            state.legalActions(into: &buffer)
+            state.apply(buffer[rng.uniform(buffer.count)])
+        }
+        try #require(state.turn > 20)
+    }
 }

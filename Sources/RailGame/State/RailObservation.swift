@@ -6,7 +6,7 @@ import LabCore
 public struct RailObservation: GameObservation {
     public typealias State = RailState
 
-    public let seat: Int
+    public internal(set) var seat: Int
     public let map: RailMap
     public let rules: RailRules
     var table: RailPublicState

@@ -103,6 +103,12 @@ struct RailComponents: Sendable {
         withUnsafeBytes(of: labels) { $0[seat &* 64 &+ a] == $0[seat &* 64 &+ b] }
     }
 
+    /// ``connected(_:_:_:)`` read through a pointer to the labels where they lie (read
+    /// from a borrowed value, the 256 bytes were copied on each call).
+    @inline(__always) mutating func connectedInPlace(_ seat: Int, _ a: Int, _ b: Int) -> Bool {
+        withUnsafeMutableBytes(of: &labels) { $0[seat &* 64 &+ a] == $0[seat &* 64 &+ b] }
+    }
+
     /// The component label of `city` for `seat`.
     func label(_ seat: Int, _ city: Int) -> Int { Int(labels[seat &* 64 &+ city]) }
 

@@ -14,10 +14,24 @@ extension RailState {
     }
 
     /// ``legalActions(into:)`` read where the state lies (the play loop's variable)
-    /// instead of from a copy of its 920 bytes.
+    /// instead of from a copy of its 920 bytes: the hand and the owners are read through
+    /// pointers to the fields themselves (a borrowed InlineArray's subscript copied it to
+    /// the stack, the owners' 128 bytes twice and the hands' 24 bytes once per colour).
     @inline(never)
     public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) {
-        fillLegalActions(into: &buffer)
+        guard !isTerminal else { buffer.removeAll(); return }
+        let seat = currentSeat
+        let size = actionSpaceSize
+        let card = table.canDrawCard(seat), mission = table.canDrawMission(seat)
+        let builds = table.handSize[seat] > 0
+        let packed = map.packed
+        let held = heldInPlace(seat)
+        withUnsafeMutableBytes(of: &table.owners) { owners in
+            let owners = UnsafePointer(owners.baseAddress!.assumingMemoryBound(to: Int8.self))
+            RailAction.fillLegal(&buffer, size: size, card: card, mission: mission) { add in
+                if builds { RailPublicState.forEachBuild(seat, held: held, owners: owners, unowned: table.unowned, packed: packed, add) }
+            }
+        }
     }
 
     @usableFromInline @inline(__always)
@@ -37,8 +51,19 @@ extension RailState {
         return held
     }
 
+    /// ``held(_:)`` read through a pointer to the hands where they lie.
+    @inline(__always) mutating func heldInPlace(_ seat: Int) -> InlineArray<6, Int> {
+        withUnsafeMutableBytes(of: &hands) { raw in
+            let base = seat &* 6
+            var held = InlineArray<6, Int>(repeating: 0)
+            for c in 0..<6 { held[c] = Int(raw[base &+ c]) }
+            return held
+        }
+    }
+
     /// Calls `body` with every build action `seat` may make, in railroad order, until it
-    /// returns false (``RailPublicState/forEachBuild(_:held:packed:_:)`` with the seat's hand).
+    /// returns false (``RailPublicState/forEachBuild(_:held:owners:unowned:packed:_:)``
+    /// with the seat's hand).
     @inline(__always)
     func forEachBuild(_ seat: Int, _ body: (Int) -> Bool) {
         guard table.handSize[seat] > 0 else { return }
@@ -162,7 +187,7 @@ extension RailState {
         for k in 0..<RailPublicState.slotsPerSeat {
             let i = seat &* 2 &+ k
             let m = slots[i]
-            guard !m.isEmpty, !m.completed, components.connected(seat, Int(m.from), Int(m.to)) else { continue }
+            guard !m.isEmpty, !m.completed, components.connectedInPlace(seat, Int(m.from), Int(m.to)) else { continue }
             table.completed[seat] &+= 1
             table.points[seat] &+= Int16(m.points)
             if rules.completedMissionsOccupySlots {
@@ -236,6 +261,18 @@ extension RailPublicState {
     /// The state's legal actions and the mover's own observation's read it alike.
     @inline(__always)
     func forEachBuild(_ seat: Int, held: InlineArray<6, Int>, packed railroads: PackedRailroads, _ body: (Int) -> Bool) {
+        var owners = self.owners
+        withUnsafeMutableBytes(of: &owners) { raw in
+            let owners = UnsafePointer(raw.baseAddress!.assumingMemoryBound(to: Int8.self))
+            Self.forEachBuild(seat, held: held, owners: owners, unowned: unowned, packed: railroads, body)
+        }
+    }
+
+    /// ``forEachBuild(_:held:packed:_:)`` reading the owners (one byte a railroad, -1 when
+    /// unowned) at `owners` and the unowned set from `unowned`.
+    @inline(__always)
+    static func forEachBuild(_ seat: Int, held: InlineArray<6, Int>, owners: UnsafePointer<Int8>, unowned: UInt128,
+                             packed railroads: PackedRailroads, _ body: (Int) -> Bool) {
         let rainbow = held[RailColour.rainbow]
         // Candidates by bit operations: a coloured railroad is payable when its colour
         // plus rainbows cover its length, a grey one when the colour held most does.
@@ -248,23 +285,20 @@ extension RailPublicState {
         candidates |= railroads.colourMask(RailColour.grey.rawValue) & railroads.lengthAtMost(most &+ rainbow)
         candidates &= unowned
         let seatOwner = Int8(seat)
-        withUnsafeBytes(of: owners) { ownerBytes in
-            let owners = ownerBytes.bindMemory(to: Int8.self)
-            while candidates != 0 {
-                let r = candidates.trailingZeroBitCount
-                candidates &= candidates &- 1
-                let rr = railroads[r]
-                if rr.twin >= 0 && owners[Int(rr.twin)] == seatOwner { continue }
-                let colour = Int(rr.colour)
-                if colour != RailColour.grey.rawValue {
-                    if !body(RailAction.build(r, pay: colour)) { return }
-                } else {
-                    let length = Int(rr.length)
-                    for c in 0..<5 where held[c] > 0 && held[c] &+ rainbow >= length {
-                        if !body(RailAction.build(r, pay: c)) { return }
-                    }
-                    if rainbow >= length, !body(RailAction.build(r, pay: RailColour.rainbow)) { return }
+        while candidates != 0 {
+            let r = candidates.trailingZeroBitCount
+            candidates &= candidates &- 1
+            let rr = railroads[r]
+            if rr.twin >= 0 && owners[Int(rr.twin)] == seatOwner { continue }
+            let colour = Int(rr.colour)
+            if colour != RailColour.grey.rawValue {
+                if !body(RailAction.build(r, pay: colour)) { return }
+            } else {
+                let length = Int(rr.length)
+                for c in 0..<5 where held[c] > 0 && held[c] &+ rainbow >= length {
+                    if !body(RailAction.build(r, pay: c)) { return }
                 }
+                if rainbow >= length, !body(RailAction.build(r, pay: RailColour.rainbow)) { return }
             }
         }
     }

@@ -78,6 +78,31 @@ public struct RailState: GameState {
     @inline(never)
     public mutating func observationInPlace(for seat: Int) -> RailObservation { RailObservation(state: self, seat: seat) }
 
+    /// ``observation(for:)`` written over an observation of this match where it lies: the
+    /// table copied once, straight from the state's field into the observation's (an
+    /// assignment went through a temporary: two copies), the map and rules kept (no
+    /// reference counting), nothing built or destroyed. An observation of another map or
+    /// rules is made afresh.
+    @inline(never)
+    public mutating func observe(_ seat: Int, into observation: inout RailObservation) {
+        guard observation.map === map, observation.rules == rules else {
+            observation = RailObservation(state: self, seat: seat)
+            return
+        }
+        // RailPublicState is plain bytes (no references), so a byte copy is an assignment.
+        withUnsafeMutablePointer(to: &observation.table) { target in
+            withUnsafeMutablePointer(to: &table) { source in
+                UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: MemoryLayout<RailPublicState>.size)
+            }
+        }
+        withUnsafeMutableBytes(of: &hands) { hands in
+            for c in 0..<6 { observation.hand[c] = hands[seat &* 6 &+ c] }
+        }
+        observation.ownSlots[0] = slots[seat &* 2]
+        observation.ownSlots[1] = slots[seat &* 2 &+ 1]
+        observation.seat = seat
+    }
+
     public var outcome: Outcome? {
         guard isTerminal else { return nil }
         // Ranking: most completed missions, then most railroads; equal on both share.

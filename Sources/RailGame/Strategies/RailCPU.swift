@@ -81,6 +81,9 @@ enum RailCPU {
         return best
     }
 
+    /// Whether `action`, a draw, is legal. Inlined: called, it was 5,000 instructions a
+    /// rail match.
+    @inline(__always)
     static func has(_ legal: ActionBuffer, _ action: Int) -> Bool {
         // Non-build actions come first in the list.
         for i in 0..<min(legal.count, 2) where legal[i] == action { return true }
