@@ -164,6 +164,9 @@ struct PackedRailroads: @unchecked Sendable {
     let base: UnsafeMutablePointer<PackedRailroad>
     /// `[0, 6)` railroads of each colour (5 = grey); `[6, 6 + 64)` of length <= n.
     let masks: UnsafeMutablePointer<UInt128>
+    /// `[c * 64 + n]`: railroads of colour c (``RailColour`` raw value) and length n or
+    /// less, one load where the legal actions' candidates ANDed two masks per colour.
+    let payable: UnsafeMutablePointer<UInt128>
     let count: Int
 
     init(_ railroads: [Railroad]) {
@@ -176,11 +179,16 @@ struct PackedRailroads: @unchecked Sendable {
             masks[r.colour.rawValue] |= UInt128(1) << i
             for n in r.length..<64 { masks[6 + n] |= UInt128(1) << i }
         }
+        payable = .allocate(capacity: 6 * 64)
+        for c in 0..<6 {
+            for n in 0..<64 { (payable + c * 64 + n).initialize(to: masks[c] & masks[6 + n]) }
+        }
     }
 
     func free() {
         base.deallocate()
         masks.deallocate()
+        payable.deallocate()
     }
 
     @inline(__always) subscript(index: Int) -> PackedRailroad { base[index] }
@@ -190,4 +198,8 @@ struct PackedRailroads: @unchecked Sendable {
 
     /// Railroads of length `n` or less.
     @inline(__always) func lengthAtMost(_ n: Int) -> UInt128 { masks[6 &+ min(n, 63)] }
+
+    /// Railroads of colour `colour` and length `n` or less (`n` at least 0):
+    /// `colourMask(colour) & lengthAtMost(n)`.
+    @inline(__always) func payable(_ colour: Int, _ n: Int) -> UInt128 { payable[colour &* 64 &+ min(n, 63)] }
 }

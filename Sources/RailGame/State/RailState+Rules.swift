@@ -279,10 +279,10 @@ extension RailPublicState {
         var most = 0
         var candidates: UInt128 = 0
         for c in 0..<5 {
-            candidates |= railroads.colourMask(c) & railroads.lengthAtMost(held[c] &+ rainbow)
+            candidates |= railroads.payable(c, held[c] &+ rainbow)
             most = max(most, held[c])
         }
-        candidates |= railroads.colourMask(RailColour.grey.rawValue) & railroads.lengthAtMost(most &+ rainbow)
+        candidates |= railroads.payable(RailColour.grey.rawValue, most &+ rainbow)
         candidates &= unowned
         let seatOwner = Int8(seat)
         while candidates != 0 {
