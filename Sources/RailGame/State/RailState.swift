@@ -90,6 +90,7 @@ public struct RailState: GameState {
             return
         }
         // RailPublicState is plain bytes (no references), so a byte copy is an assignment.
+        assert(_isPOD(RailPublicState.self), "the public table must stay plain bytes to be copied as such")
         withUnsafeMutablePointer(to: &observation.table) { target in
             withUnsafeMutablePointer(to: &table) { source in
                 UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: MemoryLayout<RailPublicState>.size)
