@@ -66,4 +66,20 @@ struct ObservationLegalActionsTests {
         }
         try #require(state.turn > 20)
     }
+
+    /// The observation update keeps an observation's rules only when they are the state's
+    /// in every knob: over an observation of rules that differ in any one knob, it makes
+    /// the observation afresh (each knob changed alone, every knob of ``RailRules/knobs``).
+    @Test("observe(_:into:) tells apart rules that differ in any one knob")
+    func observeIntoComparesEveryKnob() throws {
+        let changed = ["initialHand": "3", "spentCards": "discard", "completedMissionsOccupySlots": "true",
+                       "missionsToWin": "7", "deckExhaustion": "immediate", "turnCap": "500"]
+        #expect(Set(changed.keys) == Set(RailRules.knobs.map(\.name)), "one changed value for every knob")
+        var state = try Rail.game(seats: 2).newMatch(seed: 3)
+        for (key, value) in changed {
+            var other = try Rail.game(seats: 2, [key: value]).newMatch(seed: 3).observation(for: 0)
+            state.observe(0, into: &other)
+            #expect(other == state.observation(for: 0), "\(key)=\(value)")
+        }
+    }
 }

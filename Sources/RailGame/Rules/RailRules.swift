@@ -31,6 +31,16 @@ public struct RailRules: Sendable, Equatable {
 
     public init() {}
 
+    /// `==` field by field, inlined where the play loop's observation update asks it every
+    /// turn (the synthesised `==` is a call: 4,000 instructions a rail match). A test
+    /// checks it tells apart rules that differ in any one knob.
+    @inline(__always)
+    func sameKnobs(as other: RailRules) -> Bool {
+        initialHand == other.initialHand && spentCards == other.spentCards
+            && completedMissionsOccupySlots == other.completedMissionsOccupySlots && missionsToWin == other.missionsToWin
+            && deckExhaustion == other.deckExhaustion && turnCap == other.turnCap
+    }
+
     /// Every knob with what it accepts and its default.
     public static let knobs: [RuleKnob] = [
         RuleKnob(name: "initialHand", accepted: "0...6", defaultValue: "0", summary: "cards dealt to each hand at setup"),

@@ -85,7 +85,7 @@ public struct RailState: GameState {
     /// rules is made afresh.
     @inline(never)
     public mutating func observe(_ seat: Int, into observation: inout RailObservation) {
-        guard observation.map === map, observation.rules == rules else {
+        guard observation.map === map, observation.rules.sameKnobs(as: rules) else {
             observation = RailObservation(state: self, seat: seat)
             return
         }
