@@ -158,48 +158,34 @@ struct PackedRailroad: Sendable {
 }
 
 /// The packed railroads, allocated once per map and read without retains or copies,
-/// with bitsets of the railroads of each colour and of each length or less.
+/// with bitsets of the railroads of each colour and length or less.
 struct PackedRailroads: @unchecked Sendable {
     // Immutable after init; owned by the map, which frees it.
     let base: UnsafeMutablePointer<PackedRailroad>
-    /// `[0, 6)` railroads of each colour (5 = grey); `[6, 6 + 64)` of length <= n.
-    let masks: UnsafeMutablePointer<UInt128>
-    /// `[c * 64 + n]`: railroads of colour c (``RailColour`` raw value) and length n or
-    /// less, one load where the legal actions' candidates ANDed two masks per colour.
+    /// `[c * 64 + n]`: railroads of colour c (``RailColour`` raw value, 5 = grey) and
+    /// length n or less, one load where the legal actions' candidates had ANDed a colour's
+    /// and a length's mask.
     let payable: UnsafeMutablePointer<UInt128>
     let count: Int
 
     init(_ railroads: [Railroad]) {
         count = railroads.count
         base = .allocate(capacity: max(1, railroads.count))
-        masks = .allocate(capacity: 6 + 64)
-        masks.initialize(repeating: 0, count: 6 + 64)
+        payable = .allocate(capacity: 6 * 64)
+        payable.initialize(repeating: 0, count: 6 * 64)
         for (i, r) in railroads.enumerated() {
             (base + i).initialize(to: PackedRailroad(from: UInt8(r.from), to: UInt8(r.to), length: UInt8(r.length), colour: UInt8(r.colour.rawValue), twin: Int16(r.twin)))
-            masks[r.colour.rawValue] |= UInt128(1) << i
-            for n in r.length..<64 { masks[6 + n] |= UInt128(1) << i }
-        }
-        payable = .allocate(capacity: 6 * 64)
-        for c in 0..<6 {
-            for n in 0..<64 { (payable + c * 64 + n).initialize(to: masks[c] & masks[6 + n]) }
+            for n in r.length..<64 { payable[r.colour.rawValue * 64 + n] |= UInt128(1) << i }
         }
     }
 
     func free() {
         base.deallocate()
-        masks.deallocate()
         payable.deallocate()
     }
 
     @inline(__always) subscript(index: Int) -> PackedRailroad { base[index] }
 
-    /// Railroads of colour `colour` (``RailColour`` raw value).
-    @inline(__always) func colourMask(_ colour: Int) -> UInt128 { masks[colour] }
-
-    /// Railroads of length `n` or less.
-    @inline(__always) func lengthAtMost(_ n: Int) -> UInt128 { masks[6 &+ min(n, 63)] }
-
-    /// Railroads of colour `colour` and length `n` or less (`n` at least 0):
-    /// `colourMask(colour) & lengthAtMost(n)`.
+    /// Railroads of colour `colour` and length `n` or less (`n` at least 0).
     @inline(__always) func payable(_ colour: Int, _ n: Int) -> UInt128 { payable[colour &* 64 &+ min(n, 63)] }
 }
