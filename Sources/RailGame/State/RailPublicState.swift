@@ -95,7 +95,7 @@ struct RailComponents: Sendable {
     init(owners: InlineArray<128, Int8>, map: RailMap) {
         self.init()
         for r in 0..<map.packed.count where owners[r] >= 0 {
-            join(Int(owners[r]), Int(map.packed[r].from), Int(map.packed[r].to), cityCount: map.cities.count)
+            join(Int(owners[r]), Int(map.packed[r].from), Int(map.packed[r].to))
         }
     }
 
@@ -113,16 +113,17 @@ struct RailComponents: Sendable {
     func label(_ seat: Int, _ city: Int) -> Int { Int(labels[seat &* 64 &+ city]) }
 
     /// Joins the components of `a` and `b` for `seat`.
-    /// - Complexity: O(1): the seat's 64 labels are rewritten whole, without a branch a
-    ///   city (`v == drop ? keep : v`, which the compiler does 16 bytes at a time); a
-    ///   label past `cityCount` is its own city's index, so it never equals `drop`.
-    mutating func join(_ seat: Int, _ a: Int, _ b: Int, cityCount: Int) {
-        assert(a < cityCount && b < cityCount && cityCount <= 64, "cities within the map's 64")
+    /// - Complexity: O(1): the seat's ``RailMap/maxCities`` labels are rewritten whole,
+    ///   without a branch a city (`v == drop ? keep : v`, which the compiler does 16 bytes
+    ///   at a time); a label past the map's cities is its own city's index, so it never
+    ///   equals `drop`.
+    mutating func join(_ seat: Int, _ a: Int, _ b: Int) {
         withUnsafeMutableBytes(of: &labels) { raw in
             let base = seat &* 64
             let keep = raw[base &+ a]
             let drop = raw[base &+ b]
             guard keep != drop else { return }
+            // 64: RailMap.maxCities, the labels' layout (the static let read costs a lazy check).
             for c in 0..<64 {
                 let v = raw[base &+ c]
                 raw[base &+ c] = v == drop ? keep : v

@@ -157,7 +157,7 @@ extension RailState {
 
         table.setOwner(r, seat)
         table.railroadCount[seat] &+= 1
-        components.join(seat, Int(rr.from), Int(rr.to), cityCount: map.cities.count)
+        components.join(seat, Int(rr.from), Int(rr.to))
         completeJoinedMissions(seat)
     }
 

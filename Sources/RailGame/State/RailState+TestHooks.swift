@@ -60,7 +60,7 @@ extension RailState {
         precondition(rr.twin < 0 || Int(table.owners[rr.twin]) != seat, "seat \(seat) owns the twin of \(map.railroadName(railroad))")
         table.setOwner(railroad, seat)
         table.railroadCount[seat] += 1
-        components.join(seat, rr.from, rr.to, cityCount: map.cities.count)
+        components.join(seat, rr.from, rr.to)
         completeJoinedMissions(seat)
     }
 
