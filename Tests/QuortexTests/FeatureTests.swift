@@ -134,10 +134,10 @@ struct QuortexFeatureTests {
         #expect(encode(policy, seat: 1)[cells..<n] == encode(value, seat: 1)[cells...])
     }
 
-    @Test("Each action's features say what placing the drawn tile there does: a win is a win, and the routes are the successor's own",
+    @Test("Each action's features say what placing the drawn tile there does: a win is a win, and the routes are the successor's own, at every rotation (equivalent ones too)",
           arguments: [2, 3, 4])
     func actionFeatures(seats: Int) throws {
-        var checked = 0, wins = 0
+        var checked = 0, wins = 0, equivalent = 0
         for state in try Self.randomPositions(seats: seats, seed: UInt64(20 + seats)) where !state.isTerminal {
             let board = state.setup.board
             let policy = QuortexPolicyFeatures(board: board), value = QuortexFeatures(board: board)
@@ -148,9 +148,14 @@ struct QuortexFeatureTests {
             var buffer = ActionBuffer()
             state.legalActions(into: &buffer)
             let legal = Set((0..<buffer.count).map { buffer[$0] })
+            let tile = try #require(state.drawnTile)
             for id in 0..<(board.cells.count * 6) {
                 let phi = Array(actions[(id * 10)..<(id * 10 + 10)])
-                guard legal.contains(id) else {
+                // A rotation with the same channels as a lower one is listed as that one,
+                // and placing it makes the same position.
+                let listed = id - id % 6 + QuortexTile.canonicalRotation(type: tile, id % 6)
+                if listed != id && legal.contains(listed) { equivalent += 1 }
+                guard legal.contains(listed) else {
                     // An occupied cell (its "empty" input 0, the board as it lies) has none.
                     if f[16 * (id / 6)] == 0 { #expect(phi.allSatisfy { $0 == 0 }) }
                     continue
@@ -179,7 +184,7 @@ struct QuortexFeatureTests {
                 checked += 1
             }
         }
-        #expect(checked > 100)
+        #expect(checked > 100 && equivalent > 100)
         if seats == 2 { #expect(wins > 0, "some placement completes a flow") }
     }
 

@@ -51,6 +51,9 @@ public enum QuortexTile {
     public static let distinctRotationMasks: [Int] = distinctRotations.map { $0.reduce(0) { $0 | 1 << $1 } }
 
     /// The lowest rotation giving the same pairs as `rotation` (the canonical one).
+    /// ``canonicalRotation(type:_:)`` of every tile code (`type * 6 + rotation`).
+    public static let canonicalRotations: [Int] = (0..<24).map { canonicalRotation(type: $0 / 6, $0 % 6) }
+
     public static func canonicalRotation(type: Int, _ rotation: Int) -> Int {
         let p = pairs(type: type, rotation: rotation)
         return (0..<6).first { pairs(type: type, rotation: $0) == p }!

@@ -317,6 +317,10 @@ public struct QuortexPolicyFeatures: FeatureEncoder {
         let rows = Float(2 * base.board.radius + 1)
         let k = Self.perAction
         let considered = o.referenceCells
+        // A rotation equivalent to a lower one places the same channels: its values are
+        // that one's, copied rather than searched again.
+        var canonical = InlineArray<6, Int>(repeating: 0)
+        for rotation in 0..<6 { canonical[rotation] = QuortexTile.canonicalRotations[type * 6 + rotation] }
         // The reference's score of every placement (nil: not one it may choose), for its verdict.
         withUnsafeTemporaryAllocation(of: Int?.self, capacity: base.cellCount * 6) { scores in
             scores.initialize(repeating: nil)
@@ -328,6 +332,13 @@ public struct QuortexPolicyFeatures: FeatureEncoder {
                     let ends = CellEnds(t, cells, cell: cell)
                     for rotation in 0..<6 {
                         let at = (cell * 6 + rotation) * k
+                        let same = canonical[rotation]
+                        if same != rotation {
+                            let from = (cell * 6 + same) * k
+                            for i in 0..<k { f[at + i] = f[from + i] }
+                            scores[cell * 6 + rotation] = scores[cell * 6 + same]
+                            continue
+                        }
                         let links = Links(cell: cell, code: type * 6 + rotation, ends: ends, partner: t.partner)
                         let a: Int?, e: Int?
                         let effect = PlacementEffect.of(links, cell: cell, graph: graph, empty: empty, setup: setup, viewpoint: viewpoint)
