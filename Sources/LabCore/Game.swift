@@ -95,6 +95,14 @@ public protocol GameState: Sendable {
     /// ``observationInPlace(for:)``.
     mutating func observe(_ seat: Int, into observation: inout Observation)
 
+    /// Applies one of the mover's legal actions drawn uniformly at random from `rng`: a
+    /// step of a random playout, whose states are valued and thrown away. The default
+    /// lists the legal actions into `buffer` and applies `buffer[rng.uniform(count)]`; a
+    /// game may draw from the same distribution another way (Quortex draws a placement
+    /// and checks only its cell, leaving the rest of the next turn's legality unworked
+    /// until a draw needs it), so the draws, not their odds, may differ from the default's.
+    mutating func applyRandomAction(using rng: inout LabRandom, buffer: inout ActionBuffer)
+
     /// The public outcome of chance that the last action led to, as a small number a
     /// search keys its tree by, so that positions after one action but different draws
     /// (Quortex: the tile the next mover holds) are not merged into one node. 0 for a
@@ -136,6 +144,11 @@ extension GameState {
     public mutating func observationInPlace(for seat: Int) -> Observation { observation(for: seat) }
     @inlinable
     public mutating func observe(_ seat: Int, into observation: inout Observation) { observation = observationInPlace(for: seat) }
+    @inlinable
+    public mutating func applyRandomAction(using rng: inout LabRandom, buffer: inout ActionBuffer) {
+        legalActionsInPlace(into: &buffer)
+        apply(buffer[rng.uniform(buffer.count)])
+    }
     @inlinable
     public func searchValues(into values: inout [Double]) {
         for seat in 0..<seatCount { values[seat] = searchValue(of: seat) }

@@ -31,8 +31,7 @@ struct Playouts<State: GameState> {
             observation.resample(&playout, using: &rng)
             var depth = 0
             while !playout.isTerminal && depth < settings.rolloutDepth {
-                playout.legalActionsInPlace(into: &buffer)
-                playout.apply(buffer[rng.uniform(buffer.count)])
+                playout.applyRandomAction(using: &rng, buffer: &buffer)
                 depth += 1
             }
             if playout.isTerminal {

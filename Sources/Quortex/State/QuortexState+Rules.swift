@@ -5,7 +5,10 @@ extension QuortexState {
 
     /// Draws the mover's tile; an empty bag, or a tile with no legal placement, is a
     /// constraint win for the mover and their team.
-    mutating func startTurn() {
+    /// - Parameter deferring: leave the essential cells' rotations unworked (`unchecked`)
+    ///   while some other cell takes the tile: a random playout's turn.
+    @inline(__always)
+    mutating func startTurn(deferring: Bool = false) {
         guard bagCount > 0 else {
             tile = -1
             finish(winners: UInt8(1) << setup.sideOfSeat[currentSeat], reason: .constraint)
@@ -14,9 +17,10 @@ extension QuortexState {
         bagCount -= 1
         tile = Int8(bag[Int(bagCount)])
         remaining[Int(tile)] -= 1
-        analyseTurn()
+        analyseTurn(deferring: deferring)
         if legalCells[0] | legalCells[1] | legalCells[2] | legalCells[3] | legalCells[4] | legalCells[5] == 0 {
-            finish(winners: UInt8(1) << setup.sideOfSeat[currentSeat], reason: .constraint)
+            if unchecked != 0 { check(cells: unchecked) }
+            if !hasLegalPlacement { finish(winners: UInt8(1) << setup.sideOfSeat[currentSeat], reason: .constraint) }
         }
     }
 
@@ -32,7 +36,10 @@ extension QuortexState {
     /// - Complexity: per axis whose routes a placement touched, one or two breadth-first
     ///   searches, and a depth-first search when no two disjoint routes exist; per
     ///   essential cell, one search per part of the board its sides lead into.
-    mutating func analyseTurn() {
+    /// - Parameter deferring: leave the essential cells unworked (``unchecked``), for
+    ///   ``check(cells:)`` to work out when a random playout draws one.
+    mutating func analyseTurn(deferring: Bool = false) {
+        unchecked = 0
         let type = Int(tile)
         let rotations = QuortexTile.distinctRotationMasks[type]
         let liveAxes = setup.liveAxes
@@ -62,6 +69,7 @@ extension QuortexState {
         var routesA = witnessA, routesB = witnessB
         var essential = InlineArray<3, CellSet>(repeating: 0)
         var legal = InlineArray<6, CellSet>(repeating: 0)
+        var deferred: CellSet = 0
         graph.withGraph(cells: t.cellCount, empty: empty) { graph, ends in
             for axis in 0..<3 where stale & (1 << axis) != 0 {
                 // With no route at all (a set-up position; play never leaves one),
@@ -80,23 +88,86 @@ extension QuortexState {
             let anyEssential = essential[0] | essential[1] | essential[2]
             var r = rotations
             while r != 0 { legal[r.trailingZeroBitCount] = empty & ~anyEssential; r &= r &- 1 }
-            var rest = empty & anyEssential
-            while rest != 0 {
-                let cell = rest.trailingZeroBitCount
-                rest &= rest &- 1
-                let sides = SideClasses(graph, ends: ends, cell: cell)
-                var allowed = sides.legalRotations(type: type, rotations: rotations, graph: graph, essential: essential,
-                                                   liveAxes: liveAxes, partnerMask: t.partnerMask)
-                while allowed != 0 {
-                    legal[allowed.trailingZeroBitCount] |= CellSet(1) << cell
-                    allowed &= allowed &- 1
-                }
+            if deferring {
+                deferred = empty & anyEssential
+            } else {
+                Self.addLegalRotations(of: empty & anyEssential, graph: graph, ends: ends, type: type, essential: essential,
+                                       liveAxes: liveAxes, partnerMask: t.partnerMask, into: &legal)
             }
         }
         self.essential = essential
         legalCells = legal
+        unchecked = deferred
         witnessA = routesA
         witnessB = routesB
+    }
+
+    /// Works out the drawn tile's rotations on `cells` (unchecked essential cells).
+    @usableFromInline
+    mutating func check(cells: CellSet) {
+        let t = setup.board.tables
+        let type = Int(tile), essential = essential, liveAxes = setup.liveAxes
+        var legal = legalCells
+        graph.withGraph(cells: t.cellCount, empty: setup.board.allCells & ~occupied) { graph, ends in
+            Self.addLegalRotations(of: cells, graph: graph, ends: ends, type: type, essential: essential,
+                                   liveAxes: liveAxes, partnerMask: t.partnerMask, into: &legal)
+        }
+        legalCells = legal
+        unchecked &= ~cells
+    }
+
+    /// Adds the legal rotations of the drawn tile (`type`) on each of `cells`, essential
+    /// cells on the axes of `essential`, to `legal`.
+    @inline(__always)
+    static func addLegalRotations(of cells: CellSet, graph: Junctions, ends: UnsafePointer<UInt16>, type: Int,
+                                  essential: InlineArray<3, CellSet>, liveAxes: Int, partnerMask: UnsafeMutablePointer<UInt8>,
+                                  into legal: inout InlineArray<6, CellSet>) {
+        let rotations = QuortexTile.distinctRotationMasks[type]
+        var rest = cells
+        while rest != 0 {
+            let cell = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            let sides = SideClasses(graph, ends: ends, cell: cell)
+            var allowed = sides.legalRotations(type: type, rotations: rotations, graph: graph, essential: essential,
+                                               liveAxes: liveAxes, partnerMask: partnerMask)
+            while allowed != 0 {
+                legal[allowed.trailingZeroBitCount] |= CellSet(1) << cell
+                allowed &= allowed &- 1
+            }
+        }
+    }
+
+    /// A random playout's step: a placement drawn uniformly from the legal ones, the
+    /// same odds as drawing from ``legalActions(into:)``'s list. A draw from every empty
+    /// cell and distinct rotation is kept when legal and drawn again otherwise; only an
+    /// essential cell a draw lands on is worked out, and the turn after the placement
+    /// leaves its essential cells unworked until then (``unchecked``).
+    public mutating func applyRandomAction(using rng: inout LabRandom, buffer: inout ActionBuffer) {
+        let rotations = QuortexTile.distinctRotationMasks[Int(tile)]
+        let empty = setup.board.allCells & ~occupied
+        let k = rotations.nonzeroBitCount, lowCount = UInt64(truncatingIfNeeded: empty).nonzeroBitCount
+        let n = empty.nonzeroBitCount
+        while true {
+            let draw = rng.uniform(n &* k)
+            let index = draw / k
+            let cell = index < lowCount ? Self.setBit(UInt64(truncatingIfNeeded: empty), index)
+                : 64 &+ Self.setBit(UInt64(truncatingIfNeeded: empty >> 64), index &- lowCount)
+            let rotation = Self.setBit(UInt64(rotations), draw % k)
+            let bit = CellSet(1) << cell
+            if unchecked & bit != 0 { check(cells: bit) }
+            if legalCells[rotation] & bit != 0 {
+                apply(cell &* 6 &+ rotation, deferring: true)
+                return
+            }
+        }
+    }
+
+    /// The index of the `n`-th set bit of `word` (from 0), which has more than `n`.
+    @inline(__always)
+    static func setBit(_ word: UInt64, _ n: Int) -> Int {
+        var w = word
+        for _ in 0..<n { w &= w &- 1 }
+        return w.trailingZeroBitCount
     }
 
     mutating func finish(winners: UInt8, reason: QuortexEndReason) {
@@ -106,7 +177,12 @@ extension QuortexState {
 
     /// Places the drawn tile (a legal action: cell * 6 + rotation), checks for flows,
     /// then passes the turn and draws.
-    public mutating func apply(_ action: Int) {
+    public mutating func apply(_ action: Int) { apply(action, deferring: false) }
+
+    /// ``apply(_:)``; with `deferring`, the next turn leaves its essential cells unworked
+    /// (see ``startTurn(deferring:)``).
+    @inline(__always)
+    mutating func apply(_ action: Int, deferring: Bool) {
         assert(!isTerminal, "apply on a finished match")
         let cell = action / 6, rotation = action % 6
         let code = Int(tile) * 6 + rotation
@@ -127,7 +203,7 @@ extension QuortexState {
             return
         }
         slot = Int8((Int(slot) + 1) % setup.turnOrder.count)
-        startTurn()
+        startTurn(deferring: deferring)
     }
 
     /// Runs `body` with the board tables, a pointer to the cells and the empty set.
@@ -144,7 +220,25 @@ extension QuortexState {
     public func legalActions(into buffer: inout ActionBuffer) {
         // Inlined into the play loop, and it hands on only the fields the listing reads:
         // a call taking the whole state would copy all of it first.
+        guard unchecked == 0 else { return listCheckingFirst(into: &buffer) }
         Self.listLegalActions(legalCells, tile: isTerminal ? -1 : Int(tile), into: &buffer)
+    }
+
+    /// ``legalActions(into:)`` where the state lies (the play loop's and the searches'):
+    /// a playout's unchecked cells are worked out in place.
+    @inlinable
+    public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) {
+        if unchecked != 0 { check(cells: unchecked) }
+        Self.listLegalActions(legalCells, tile: isTerminal ? -1 : Int(tile), into: &buffer)
+    }
+
+    /// ``legalActions(into:)`` of a playout's state (see ``applyRandomAction(using:buffer:)``):
+    /// the unchecked cells worked out on a copy first.
+    @usableFromInline @inline(never)
+    func listCheckingFirst(into buffer: inout ActionBuffer) {
+        var copy = self
+        copy.check(cells: unchecked)
+        Self.listLegalActions(copy.legalCells, tile: Int(copy.tile), into: &buffer)
     }
 
     @usableFromInline

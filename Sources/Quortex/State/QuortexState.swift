@@ -38,6 +38,10 @@ public struct QuortexState: GameState {
     /// Per rotation, the cells where the drawn tile may go (derived at the draw; only
     /// distinct rotations are set).
     @usableFromInline var legalCells = InlineArray<6, CellSet>(repeating: 0)
+    /// Essential cells whose rotations are not worked out yet (their `legalCells` bits
+    /// still 0): only in a random playout's states, whose turns work out a cell when a
+    /// draw lands on it (``applyRandomAction(using:buffer:)``); otherwise 0.
+    @usableFromInline var unchecked: CellSet = 0
 
     static let emptyCell: UInt8 = 0xFF
 
