@@ -104,12 +104,11 @@ struct Junctions {
         }
     }
 
-    /// Cells reachable from `sources` through `allowed` cells, with up to three extra
-    /// links (`extra`), stopping early once a cell of `targets` is reached.
-    /// - Returns: the number of junctions on a shortest route, or nil when none.
+    /// The number of junctions on a shortest route from `sources` to `targets` through
+    /// `allowed` cells, or nil when there is none.
     /// - Complexity: O(cells) word operations.
     @inline(__always)
-    func distance(from sources: CellSet, to targets: CellSet, allowed: CellSet, extra: borrowing Links) -> Int? {
+    func distance(from sources: CellSet, to targets: CellSet, allowed: CellSet) -> Int? {
         var reach = sources & allowed
         var frontier = reach
         var level = 1
@@ -122,13 +121,34 @@ struct Junctions {
                 f &= f &- 1
                 next |= adjacency[x]
             }
-            if extra.count > 0 { next |= extra.neighbours(of: frontier) }
             next &= allowed & ~reach
             reach |= next
             frontier = next
             level &+= 1
         }
         return nil
+    }
+
+    /// Runs `body` with the junction links of `links` (a tile as placed) added to the
+    /// graph, then takes them out again: searches in `body` see the placement's channels
+    /// as links. The graph must not be read by anyone else meanwhile.
+    @inline(__always)
+    func withLinks<R>(_ links: borrowing Links, _ body: () -> R) -> R {
+        var rows = InlineArray<6, Int16>(repeating: 0)
+        var saved = InlineArray<6, CellSet>(repeating: 0)
+        var n = 0
+        links.forEach { x, y in
+            guard x < Self.portBase && y < Self.portBase else { return }
+            rows[n] = Int16(x); saved[n] = adjacency[x]; n &+= 1
+            rows[n] = Int16(y); saved[n] = adjacency[y]; n &+= 1
+            adjacency[x] |= CellSet(1) << y
+            adjacency[y] |= CellSet(1) << x
+        }
+        let result = body()
+        // Backwards, so that a row saved twice ends as it was first.
+        var i = n &- 1
+        while i >= 0 { adjacency[Int(rows[i])] = saved[i]; i &-= 1 }
+        return result
     }
 
     /// Every cell reachable from `sources` within `allowed`.
@@ -318,19 +338,6 @@ struct Links: ~Copyable {
     @inline(__always)
     func forEachSides(_ body: (Int, Int) -> Void) {
         for i in 0..<count { body(Int(sideA[i]), Int(sideB[i])) }
-    }
-
-    /// Cells linked to any cell of `cells`.
-    @inline(__always)
-    func neighbours(of cells: CellSet) -> CellSet {
-        var out: CellSet = 0
-        for i in 0..<count {
-            let x = Int(a[i]), y = Int(b[i])
-            guard x < Junctions.portBase && y < Junctions.portBase else { continue }
-            if cells & (CellSet(1) << x) != 0 { out |= CellSet(1) << y }
-            if cells & (CellSet(1) << y) != 0 { out |= CellSet(1) << x }
-        }
-        return out
     }
 
     /// Cells linked to a port of `edge`.

@@ -166,7 +166,7 @@ public struct QuortexFeatures: FeatureEncoder {
                     let axis = setup.sideAxis[side]
                     let base = at + k * Self.perSide
                     f[base] = 1
-                    let route = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3), allowed: empty, extra: Links())
+                    let route = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3), allowed: empty)
                     f[base + 1] = route == nil ? 0 : 1
                     f[base + 2] = route.map { Float($0) / rows } ?? 2
                     for (j, edge) in [axis, axis + 3].enumerated() {

@@ -40,9 +40,8 @@ extension QuortexState {
         if tile < 0 { return "running match without a drawn tile" }
         let broken: String? = withPosition { t, cellsPointer, empty in
             Junctions.build(t, cellsPointer, empty: empty) { graph in
-                let none = Links()
                 for axis in 0..<3 where setup.liveAxes & (1 << axis) != 0 {
-                    if graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty, extra: none) == nil {
+                    if graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty) == nil {
                         return "axis \(axis)-\(axis + 3) has no route but the match goes on"
                     }
                     if (graph.essentialCells(axis: axis) ?? empty) != essential[axis] { return "stale essential cells for axis \(axis)" }

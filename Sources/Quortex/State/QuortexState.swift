@@ -125,11 +125,10 @@ public struct QuortexState: GameState {
     private func estimates(into values: UnsafeMutableBufferPointer<Double>) {
         withPosition { t, cellsPointer, empty in
             Junctions.build(t, cellsPointer, empty: empty) { graph in
-                let none = Links()
                 var total = 0.0
                 for s in 0..<seatCount {
                     let axis = setup.edges[s] % 3
-                    let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty, extra: none)
+                    let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty)
                     values[s] = d.map { 1 / Double(max($0, 1)) } ?? 0.001
                     total += values[s]
                 }

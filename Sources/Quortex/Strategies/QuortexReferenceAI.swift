@@ -131,14 +131,16 @@ enum PlacementEffect {
         func route(_ axis: Int) -> Int? {
             graph.distance(from: graph.touching(axis) | links.cells(touching: axis),
                            to: (graph.touching(axis + 3) | links.cells(touching: axis + 3)) & allowed,
-                           allowed: allowed, extra: links)
+                           allowed: allowed)
         }
-        let a = route(myAxis)
-        var e: Int?
-        for axis in 0..<3 where otherAxes & (1 << axis) != 0 {
-            let d = axis == myAxis ? a : route(axis)
-            if let d, d < (e ?? .max) { e = d }
+        return graph.withLinks(links) {
+            let a = route(myAxis)
+            var e: Int?
+            for axis in 0..<3 where otherAxes & (1 << axis) != 0 {
+                let d = axis == myAxis ? a : route(axis)
+                if let d, d < (e ?? .max) { e = d }
+            }
+            return .routes(a: a, e: e)
         }
-        return .routes(a: a, e: e)
     }
 }
