@@ -174,6 +174,8 @@ struct LearnedSupport<G: Game>: Sendable {
     let decisive: Bool
     /// `alphazero`'s default `rollouts`: 0 where the network's value alone searches best.
     let rollouts: Int
+    /// `alphazero`'s default `sims`.
+    let sims: Int
     /// The network of a model file, checked for the game.
     let load: @Sendable (_ path: String, _ game: G, _ seats: Int) throws(InputError) -> LoadedPolicyValue
     let alphazero: @Sendable (_ context: StrategyContext<G>, _ network: PolicyValueNet, _ settings: GumbelSettings, _ symmetric: Bool) -> any Strategy<G>
@@ -181,11 +183,12 @@ struct LearnedSupport<G: Game>: Sendable {
     /// How many symmetries the game's features have (so whether `symmetric` means something).
     let symmetryCount: @Sendable (G) -> Int
 
-    init<E: FeatureEncoder>(shipped: [ShippedModel] = [], decisive: Bool = false, rollouts: Int = 0,
+    init<E: FeatureEncoder>(shipped: [ShippedModel] = [], decisive: Bool = false, rollouts: Int = 0, sims: Int = 32,
                             encoder: @escaping @Sendable (G) -> E) where E.Observation == G.State.Observation {
         self.shipped = shipped
         self.decisive = decisive
         self.rollouts = rollouts
+        self.sims = sims
         load = { path, game, seats throws(InputError) in
             let encoder = encoder(game)
             let file: String
@@ -278,7 +281,7 @@ enum LearnedEntries {
                 summary: "Gumbel AlphaZero search on a learned policy-value model: sequential halving at the root, leaves evaluated in batches on BLAS",
                 parameters: [
                     modelSpec,
-                    sims.spec(1...100_000, default: 32, "simulations per move"),
+                    sims.spec(1...100_000, default: support.sims, "simulations per move"),
                     considered.spec(1...256, default: 16, "root actions considered (top of the Gumbel-perturbed policy)"),
                     gumbel.spec(0...10, default: 0, "Gumbel noise at the root (0 in play: the best action; 1 in self-play)"),
                     cscale.spec(0...100, default: 0,

@@ -56,13 +56,13 @@ struct AlphaZeroRolloutDefaultsTests {
         return Dictionary(uniqueKeysWithValues: info.parameters.map { ($0.name, $0.defaultValue) })
     }
 
-    @Test("Quortex lists rollouts 8, the other games 0; every game depth 10 and mix 0.75")
+    @Test("Quortex lists rollouts 8 and sims 48, the other games 0 and 32; every game depth 10 and mix 0.75")
     func listed() throws {
         let quortex = try defaults("quortex")
-        #expect(quortex["rollouts"] == "8")
+        #expect(quortex["rollouts"] == "8" && quortex["sims"] == "48")
         for game in ["rail", "connect4", "tictactoe"] {
             let listed = try defaults(game)
-            #expect(listed["rollouts"] == "0", "\(game)")
+            #expect(listed["rollouts"] == "0" && listed["sims"] == "32", "\(game)")
         }
         for game in ["quortex", "rail", "connect4", "tictactoe"] {
             let listed = try defaults(game)
@@ -76,6 +76,19 @@ struct AlphaZeroRolloutDefaultsTests {
         var trace: [String] = []
         _ = table.play(seed: seed, buffer: &buffer) { trace.append("\($0.seat) \($0.action)") }
         return trace
+    }
+
+    @Test("A Quortex alphazero with no sims plays as sims=48, not 32")
+    func quortexSearchesFortyEight() throws {
+        var differs = false
+        for seed: UInt64 in [3, 4] {
+            let plain = try actions(["alphazero(rollouts=1, rolloutDepth=2)", "random"], seed: seed)
+            let named = try actions(["alphazero(sims=48, rollouts=1, rolloutDepth=2)", "random"], seed: seed)
+            let fewer = try actions(["alphazero(sims=32, rollouts=1, rolloutDepth=2)", "random"], seed: seed)
+            #expect(plain == named, "seed \(seed)")
+            if plain != fewer { differs = true }
+        }
+        #expect(differs, "48 and 32 simulations play alike on both seeds")
     }
 
     @Test("A Quortex alphazero with no rollouts plays as rollouts=8; rollouts=0 (the network alone) plays otherwise")
