@@ -50,10 +50,10 @@ public enum QuortexTile {
     /// ``distinctRotations`` as bitmasks (bit r for rotation r).
     public static let distinctRotationMasks: [Int] = distinctRotations.map { $0.reduce(0) { $0 | 1 << $1 } }
 
-    /// The lowest rotation giving the same pairs as `rotation` (the canonical one).
     /// ``canonicalRotation(type:_:)`` of every tile code (`type * 6 + rotation`).
     public static let canonicalRotations: [Int] = (0..<24).map { canonicalRotation(type: $0 / 6, $0 % 6) }
 
+    /// The lowest rotation giving the same pairs as `rotation` (the canonical one).
     public static func canonicalRotation(type: Int, _ rotation: Int) -> Int {
         let p = pairs(type: type, rotation: rotation)
         return (0..<6).first { pairs(type: type, rotation: $0) == p }!

@@ -1,0 +1,83 @@
+import LabCore
+
+/// Random playouts' steps (``GameState/applyRandomAction(using:buffer:)``): a turn whose
+/// essential cells are worked out only when a draw lands on one.
+extension QuortexState {
+    /// Works out the drawn tile's rotations on `cells` (unchecked essential cells).
+    @usableFromInline
+    mutating func check(cells: CellSet) {
+        let t = setup.board.tables
+        let type = Int(tile), essential = essential, liveAxes = setup.liveAxes
+        var legal = legalCells
+        graph.withGraph(cells: t.cellCount, empty: setup.board.allCells & ~occupied) { graph, ends in
+            Self.addLegalRotations(of: cells, graph: graph, ends: ends, type: type, essential: essential,
+                                   liveAxes: liveAxes, partnerMask: t.partnerMask, into: &legal)
+        }
+        legalCells = legal
+        unchecked &= ~cells
+    }
+
+    /// Adds the legal rotations of the drawn tile (`type`) on each of `cells`, essential
+    /// cells on the axes of `essential`, to `legal`.
+    @inline(__always)
+    static func addLegalRotations(of cells: CellSet, graph: Junctions, ends: UnsafePointer<UInt16>, type: Int,
+                                  essential: InlineArray<3, CellSet>, liveAxes: Int, partnerMask: UnsafeMutablePointer<UInt8>,
+                                  into legal: inout InlineArray<6, CellSet>) {
+        let rotations = QuortexTile.distinctRotationMasks[type]
+        var rest = cells
+        while rest != 0 {
+            let cell = rest.trailingZeroBitCount
+            rest &= rest &- 1
+            let sides = SideClasses(graph, ends: ends, cell: cell)
+            var allowed = sides.legalRotations(type: type, rotations: rotations, graph: graph, essential: essential,
+                                               liveAxes: liveAxes, partnerMask: partnerMask)
+            while allowed != 0 {
+                legal[allowed.trailingZeroBitCount] |= CellSet(1) << cell
+                allowed &= allowed &- 1
+            }
+        }
+    }
+
+    /// A random playout's step: a placement drawn uniformly from the legal ones, the
+    /// same odds as drawing from ``legalActions(into:)``'s list. A draw from every empty
+    /// cell and distinct rotation is kept when legal and drawn again otherwise; only an
+    /// essential cell a draw lands on is worked out, and the turn after the placement
+    /// leaves its essential cells unworked until then (``unchecked``). No list is made,
+    /// so `buffer` is not used.
+    public mutating func applyRandomAction(using rng: inout LabRandom, buffer: inout ActionBuffer) {
+        let rotations = QuortexTile.distinctRotationMasks[Int(tile)]
+        let empty = setup.board.allCells & ~occupied
+        let k = rotations.nonzeroBitCount, lowCount = UInt64(truncatingIfNeeded: empty).nonzeroBitCount
+        let n = empty.nonzeroBitCount
+        while true {
+            let draw = rng.uniform(n &* k)
+            let index = draw / k
+            let cell = index < lowCount ? Self.setBit(UInt64(truncatingIfNeeded: empty), index)
+                : 64 &+ Self.setBit(UInt64(truncatingIfNeeded: empty >> 64), index &- lowCount)
+            let rotation = Self.setBit(UInt64(rotations), draw % k)
+            let bit = CellSet(1) << cell
+            if unchecked & bit != 0 { check(cells: bit) }
+            if legalCells[rotation] & bit != 0 {
+                apply(cell &* 6 &+ rotation, deferring: true)
+                return
+            }
+        }
+    }
+
+    /// The index of the `n`-th set bit of `word` (from 0), which has more than `n`.
+    @inline(__always)
+    static func setBit(_ word: UInt64, _ n: Int) -> Int {
+        var w = word
+        for _ in 0..<n { w &= w &- 1 }
+        return w.trailingZeroBitCount
+    }
+
+    /// ``legalActions(into:)`` of a playout's state (see ``applyRandomAction(using:buffer:)``):
+    /// the unchecked cells worked out on a copy first.
+    @usableFromInline @inline(never)
+    func listCheckingFirst(into buffer: inout ActionBuffer) {
+        var copy = self
+        copy.check(cells: unchecked)
+        Self.listLegalActions(copy.legalCells, tile: Int(copy.tile), into: &buffer)
+    }
+}
