@@ -72,7 +72,7 @@ struct PolicyValueNetTests {
     }
 
     @Test("the sparse first layer is its definition to the bit: the bias, then x[k] · row k added for each non-zero x[k] in k order, each product rounded",
-          arguments: [(1, 5), (3, 64), (4, 72), (2, 256)])
+          arguments: [(1, 5), (3, 64), (4, 72), (2, 256), (9, 64), (17, 130)])
     func sparseAffineBits(batch: Int, width: Int) {
         let fanIn = 150
         var rng = LabRandom(seed: UInt64(width))
