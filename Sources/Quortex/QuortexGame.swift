@@ -20,6 +20,9 @@ public enum QuortexEndReason: UInt8, Sendable {
 public final class QuortexSetup: Sendable {
     public let board: QuortexBoard
     public let rules: QuortexRules
+    /// Tiles of each type in the full bag (`rules.bag`, which makes a new array each
+    /// read, kept once).
+    public let bag: [Int]
     public let seatCount: Int
     /// Board edge of each seat.
     public let edges: [Int]
@@ -52,6 +55,7 @@ public final class QuortexSetup: Sendable {
         }
         board = QuortexBoard(radius: rules.radius)
         self.rules = rules
+        bag = rules.bag
         self.seatCount = seatCount
         self.edges = edges
         // With four or more players, seats on opposite edges are partners; otherwise

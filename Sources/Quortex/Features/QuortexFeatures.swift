@@ -183,7 +183,7 @@ public struct QuortexFeatures: FeatureEncoder {
         // 3. Drawn tile; 4. bag.
         if o.tile >= 0 { f[at + Int(o.tile)] = 1 }
         at += 4
-        for type in 0..<4 { f[at + type] = Float(o.remaining[type]) / Float(max(1, setup.rules.bag[type])) }
+        for type in 0..<4 { f[at + type] = Float(o.remaining[type]) / Float(max(1, setup.bag[type])) }
         at += 4
         // 5. Seats.
         let seatCount = setup.seatCount

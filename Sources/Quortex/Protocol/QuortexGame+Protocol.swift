@@ -13,7 +13,7 @@ extension QuortexGame: ProtocolGame {
     public func writeProtocolRules(to json: inout JSONWriter) {
         json.beginObject()
         json.member("radius", setup.rules.radius)
-        json.member("bag", integers: setup.rules.bag)
+        json.member("bag", integers: setup.bag)
         json.member("edges", integers: setup.edges)
         json.endObject()
     }
@@ -31,7 +31,7 @@ extension QuortexGame: ProtocolGame {
         writeBoard(board, to: &json)
         writeTilesAndSeats(to: &json)
         json.member("turn_order", integers: setup.turnOrder)
-        json.member("bag", integers: setup.rules.bag)
+        json.member("bag", integers: setup.bag)
         json.endObject()
     }
 

@@ -20,7 +20,7 @@ extension QuortexState {
         for type in 0..<4 {
             if inBag[type] != Int(remaining[type]) { return "bag holds \(inBag[type]) of type \(type), public count says \(remaining[type])" }
             let drawn = Int(tile) == type ? 1 : 0
-            if onBoard[type] + drawn + inBag[type] != setup.rules.bag[type] { return "tiles of type \(type) not conserved" }
+            if onBoard[type] + drawn + inBag[type] != setup.bag[type] { return "tiles of type \(type) not conserved" }
         }
         var placed = 0
         for s in 0..<seatCount { placed += Int(placedBySeat[s]) }

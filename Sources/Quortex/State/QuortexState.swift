@@ -27,8 +27,9 @@ public struct QuortexState: GameState {
     @usableFromInline var reason = QuortexEndReason.none
     /// Per axis, the empty cells every route needs (derived from the board at the draw).
     var essential = InlineArray<3, CellSet>(repeating: 0)
-    /// The junction graph of the board, kept up to date placement by placement.
-    var graph = JunctionStore()
+    /// The junction graph of the board, kept up to date placement by placement (the
+    /// empty board's until a deal or a sample builds it).
+    var graph: JunctionStore
     /// Per axis, two routes sharing no cell, found when it had no essential cell (0: none
     /// known): proof that no cell is essential until a placement lands on one.
     var witnessA = InlineArray<3, CellSet>(repeating: 0)
@@ -48,10 +49,9 @@ public struct QuortexState: GameState {
     /// Deals a match: shuffle the bag, then seat 0 draws (rule book, "A turn").
     init(setup: QuortexSetup, seed: UInt64) {
         self.init(setup: setup)
-        for type in 0..<4 { remaining[type] = UInt8(setup.rules.bag[type]) }
+        for type in 0..<4 { remaining[type] = UInt8(setup.bag[type]) }
         var rng = LabRandom(seed: seed)
         shuffleRemainingIntoBag(using: &rng)
-        graph = setup.board.emptyGraph
         // The empty board's routes for every live axis, found once per board: the first
         // analysis then searches only an axis without two disjoint routes.
         for axis in 0..<3 where setup.liveAxes & (1 << axis) != 0 {
@@ -63,6 +63,7 @@ public struct QuortexState: GameState {
     /// An empty board with nothing dealt (the deal and the sampler fill it in).
     init(setup: QuortexSetup) {
         self.setup = setup
+        graph = setup.board.emptyGraph
     }
 
     /// Puts the `remaining` tiles into the bag in a uniformly random order.
