@@ -167,21 +167,31 @@ extension QuortexState {
     @usableFromInline
     static func listLegalActions(_ masks: InlineArray<6, CellSet>, tile: Int, into buffer: inout ActionBuffer) {
         guard tile >= 0 else { buffer.removeAll(); return }
+        // Read through a pointer: each subscript of a borrowed InlineArray copies all of it.
+        withUnsafeBytes(of: masks) { raw in
+            listLegalActions(raw.baseAddress!.assumingMemoryBound(to: CellSet.self), tile: tile, into: &buffer)
+        }
+    }
+
+    @inline(__always)
+    static func listLegalActions(_ masks: UnsafePointer<CellSet>, tile: Int, into buffer: inout ActionBuffer) {
         let rotations = QuortexTile.distinctRotationMasks[tile]
         // Cells where every distinct rotation is legal (most of them) take the whole
         // list; only the others are checked rotation by rotation.
-        var every = CellSet.max, some: CellSet = 0
-        var list = SIMD8<Int32>(repeating: 0)
-        var k = 0
+        var all = CellSet.max, any: CellSet = 0
+        var lanes = SIMD8<Int32>(repeating: 0)
+        var count = 0
         var r = rotations
         while r != 0 {
             let rotation = r.trailingZeroBitCount
             r &= r &- 1
-            every &= masks[rotation]
-            some |= masks[rotation]
-            list[k] = Int32(rotation)
-            k &+= 1
+            all &= masks[rotation]
+            any |= masks[rotation]
+            lanes[count] = Int32(rotation)
+            count &+= 1
         }
+        // Constants of the loop below (captured as `var`s they would be read from memory).
+        let k = count, list = lanes, every = all, some = any
         // Room for one whole vector past the last action.
         buffer.fill(upTo: some.nonzeroBitCount &* k &+ 8) { out in
             let raw = UnsafeMutableRawPointer(out)
