@@ -4,7 +4,9 @@ import LabCore
 public struct QuortexObservation: GameObservation {
     public typealias State = QuortexState
 
-    public let seat: Int
+    /// The seat that sees.
+    public var seat: Int { seatNumber }
+    @usableFromInline var seatNumber: Int
     public let setup: QuortexSetup
     @usableFromInline var cells: InlineArray<128, UInt8>
     @usableFromInline var occupied: CellSet
@@ -22,7 +24,7 @@ public struct QuortexObservation: GameObservation {
     init(seat: Int, setup: QuortexSetup, cells: InlineArray<128, UInt8>, occupied: CellSet, remaining: InlineArray<4, UInt8>,
          tile: Int8, slot: Int8, turns: Int32, placedBySeat: InlineArray<6, UInt8>, placers: InlineArray<3, CellSet>, winners: UInt8,
          reason: QuortexEndReason) {
-        self.seat = seat
+        seatNumber = seat
         self.setup = setup
         self.cells = cells
         self.occupied = occupied

@@ -90,6 +90,27 @@ public struct QuortexState: GameState {
                            turns: turns, placedBySeat: placedBySeat, placers: placers, winners: winners, reason: reason)
     }
 
+    /// Makes `observation` ``observation(for:)`` of `seat` where it lies (the play loop
+    /// keeps one a match): the fields are copied in, and the setup, a shared reference, is
+    /// kept; an observation of another setup is made afresh.
+    public mutating func observe(_ seat: Int, into observation: inout QuortexObservation) {
+        guard observation.setup === setup else {
+            observation = self.observation(for: seat)
+            return
+        }
+        observation.seatNumber = seat
+        observation.cells = cells
+        observation.occupied = occupied
+        observation.remaining = remaining
+        observation.tile = tile
+        observation.slot = slot
+        observation.turns = turns
+        observation.placedBySeat = placedBySeat
+        observation.placers = placers
+        observation.winners = winners
+        observation.reason = reason
+    }
+
     public var outcome: Outcome? {
         guard isTerminal else { return nil }
         let keys = (0..<seatCount).map { winners & (1 << setup.sideOfSeat[$0]) != 0 ? 1 : 0 }
