@@ -300,18 +300,27 @@ struct MCTSWork {
     /// action has a child, selects one by UCT among them.
     mutating func step(from current: Int32, mover: Int, exploration: Double) -> (node: Int32, expanded: Bool) {
         nextMark()
-        for i in 0..<buffer.count { legalMarks[buffer[i]] = mark }
-        // Children's actions are distinct, and so are the legal ones: the untried legal
-        // actions are the legal ones less the children legal here.
-        var legalChildren = 0
-        var child = nodes[Int(current)].firstChild
-        while child >= 0 {
-            let action = Int(nodes[Int(child)].action)
-            childMarks[action] = mark
-            if legalMarks[action] == mark { legalChildren += 1 }
-            child = nodes[Int(child)].sibling
+        let mark = mark
+        // Through buffer pointers: each write through an array property checks that the
+        // array is not shared, and these loops run over every legal action of a step.
+        let untried: Int = legalMarks.withUnsafeMutableBufferPointer { legal in
+            childMarks.withUnsafeMutableBufferPointer { children in
+                nodes.withUnsafeBufferPointer { nodes in
+                    for i in 0..<buffer.count { legal[buffer[i]] = mark }
+                    // Children's actions are distinct, and so are the legal ones: the untried
+                    // legal actions are the legal ones less the children legal here.
+                    var legalChildren = 0
+                    var child = nodes[Int(current)].firstChild
+                    while child >= 0 {
+                        let action = Int(nodes[Int(child)].action)
+                        children[action] = mark
+                        if legal[action] == mark { legalChildren += 1 }
+                        child = nodes[Int(child)].sibling
+                    }
+                    return buffer.count - legalChildren
+                }
+            }
         }
-        let untried = buffer.count - legalChildren
         guard untried > 0 else { return (select(current, exploration: exploration), false) }
         // Expand one untried legal action, chosen at random.
         var k = rng.uniform(untried)
@@ -331,28 +340,40 @@ struct MCTSWork {
     mutating func select(_ parent: Int32, exploration: Double) -> Int32 {
         var best: Int32 = -1
         var bestScore = -Double.infinity
+        let mark = mark
+        // Availabilities grow by one a step, so the log table needs at most one more entry
+        // a child; grown first, it is read through a pointer below.
         var child = nodes[Int(parent)].firstChild
         while child >= 0 {
-            let c = Int(child)
-            if legalMarks[Int(nodes[c].action)] == mark {
-                nodes[c].available &+= 1
-                let available = Int(nodes[c].available)
-                while logs.count <= available { logs.append(log(Double(logs.count))) }
-                let visits = Double(nodes[c].visits)
-                let score = visits == 0 ? Double.infinity
-                    : nodes[c].reward / visits + exploration * (logs[available] / visits).squareRoot()
-                if score > bestScore || (score == bestScore && nodes[c].action < nodes[Int(best)].action) {
-                    best = child
-                    bestScore = score
+            let available = Int(nodes[Int(child)].available) + 1
+            while logs.count <= available { logs.append(log(Double(logs.count))) }
+            child = nodes[Int(child)].sibling
+        }
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            legalMarks.withUnsafeBufferPointer { legal in
+                logs.withUnsafeBufferPointer { logs in
+                    var child = nodes[Int(parent)].firstChild
+                    while child >= 0 {
+                        let c = Int(child)
+                        if legal[Int(nodes[c].action)] == mark {
+                            nodes[c].available &+= 1
+                            let available = Int(nodes[c].available)
+                            let visits = Double(nodes[c].visits)
+                            let score = visits == 0 ? Double.infinity
+                                : nodes[c].reward / visits + exploration * (logs[available] / visits).squareRoot()
+                            if score > bestScore || (score == bestScore && nodes[c].action < nodes[Int(best)].action) {
+                                best = child
+                                bestScore = score
+                            }
+                        }
+                        child = nodes[c].sibling
+                    }
                 }
             }
-            child = nodes[c].sibling
         }
         return best
     }
 
-    /// Back-up along `path`: each node counts the visit and keeps the reward (`values`)
-    /// of the seat that moved into it.
     mutating func backUp() {
         for (i, n) in path.enumerated() {
             nodes[Int(n)].visits &+= 1

@@ -144,17 +144,27 @@ public struct QuortexState: GameState {
 
     /// The estimate of a running match: each seat's 1 / (empty cells on its shortest
     /// route) (0.001 without one), as a share of the seats' total.
+    /// - Complexity: a copy of the kept junction graph (not a rebuild) and one search a seat.
     private func estimates(into values: UnsafeMutableBufferPointer<Double>) {
-        withPosition { t, cellsPointer, empty in
-            Junctions.build(t, cellsPointer, empty: empty) { graph in
-                var total = 0.0
-                for s in 0..<seatCount {
-                    let axis = setup.edges[s] % 3
-                    let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty)
-                    values[s] = d.map { 1 / Double(max($0, 1)) } ?? 0.001
-                    total += values[s]
+        let empty = setup.board.allCells & ~occupied
+        let n = setup.board.tables.cellCount
+        // One copy each (reading a field of the borrowed state copies it whole anyway).
+        var adjacency = graph.adjacency, touching = graph.touching
+        withUnsafeMutableBytes(of: &adjacency) { adjacency in
+            withUnsafeMutableBytes(of: &touching) { touching in
+                withUnsafeTemporaryAllocation(of: CellSet.self, capacity: n &+ 3) { work in
+                    let graph = Junctions(adjacency: adjacency.baseAddress!.assumingMemoryBound(to: CellSet.self),
+                                          edges: touching.baseAddress!.assumingMemoryBound(to: CellSet.self),
+                                          work: work.baseAddress!, empty: empty, cellCount: n)
+                    var total = 0.0
+                    for s in 0..<seatCount {
+                        let axis = setup.edges[s] % 3
+                        let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty)
+                        values[s] = d.map { 1 / Double(max($0, 1)) } ?? 0.001
+                        total += values[s]
+                    }
+                    for s in 0..<seatCount { values[s] /= total }
                 }
-                for s in 0..<seatCount { values[s] /= total }
             }
         }
     }
