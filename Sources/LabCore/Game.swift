@@ -128,6 +128,11 @@ public protocol GameState: Sendable {
     /// figures. The default asks seat by seat; a game whose estimate does work shared by
     /// the seats (Quortex's route search) does it once.
     func searchValues(into values: inout [Double])
+    /// ``searchValues(into:)`` where the state lies (a search's leaf, a playout's end), as
+    /// ``legalActionsInPlace(into:)``: the same figures, the state unchanged. The default
+    /// calls ``searchValues(into:)``; Quortex searches its kept junction graph in place
+    /// instead of a copy.
+    mutating func searchValuesInPlace(into values: inout [Double])
 
     /// Names of the per-seat figures a finished match reports (CSV columns, JSON keys).
     static var seatStatNames: [String] { get }
@@ -153,6 +158,8 @@ extension GameState {
     public func searchValues(into values: inout [Double]) {
         for seat in 0..<seatCount { values[seat] = searchValue(of: seat) }
     }
+    @inlinable
+    public mutating func searchValuesInPlace(into values: inout [Double]) { searchValues(into: &values) }
     @inlinable
     public func decisiveAction(for mover: Int, among legal: ActionBuffer) -> Int? {
         DecisiveMoves.byApplying(self, mover: mover, legal: legal)

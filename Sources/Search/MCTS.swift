@@ -209,7 +209,7 @@ public final class MCTS<G: Game>: Strategy {
         if let evaluator, !state.isTerminal {
             work.values.withUnsafeMutableBufferPointer { evaluator.evaluate(state, into: $0) }
         } else {
-            state.searchValues(into: &work.values)
+            state.searchValuesInPlace(into: &work.values)
         }
         work.backUp()
     }
@@ -341,14 +341,7 @@ struct MCTSWork {
         var best: Int32 = -1
         var bestScore = -Double.infinity
         let mark = mark
-        // Availabilities grow by one a step, so the log table needs at most one more entry
-        // a child; grown first, it is read through a pointer below.
-        var child = nodes[Int(parent)].firstChild
-        while child >= 0 {
-            let available = Int(nodes[Int(child)].available) + 1
-            while logs.count <= available { logs.append(log(Double(logs.count))) }
-            child = nodes[Int(child)].sibling
-        }
+        var highest = 0
         nodes.withUnsafeMutableBufferPointer { nodes in
             legalMarks.withUnsafeBufferPointer { legal in
                 logs.withUnsafeBufferPointer { logs in
@@ -358,9 +351,13 @@ struct MCTSWork {
                         if legal[Int(nodes[c].action)] == mark {
                             nodes[c].available &+= 1
                             let available = Int(nodes[c].available)
+                            // The table's entry, or the same log computed where the table
+                            // is still short (it grows after the loop).
+                            let logAvailable = available < logs.count ? logs[available] : log(Double(available))
+                            highest = max(highest, available)
                             let visits = Double(nodes[c].visits)
                             let score = visits == 0 ? Double.infinity
-                                : nodes[c].reward / visits + exploration * (logs[available] / visits).squareRoot()
+                                : nodes[c].reward / visits + exploration * (logAvailable / visits).squareRoot()
                             if score > bestScore || (score == bestScore && nodes[c].action < nodes[Int(best)].action) {
                                 best = child
                                 bestScore = score
@@ -371,6 +368,7 @@ struct MCTSWork {
                 }
             }
         }
+        while logs.count <= highest { logs.append(log(Double(logs.count))) }
         return best
     }
 

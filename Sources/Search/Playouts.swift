@@ -38,7 +38,7 @@ struct Playouts<State: GameState> {
                 let shares = Outcome.shares(playout.outcome, seats: seats)
                 for s in 0..<seats { mean[s] += shares[s] }
             } else {
-                playout.searchValues(into: &estimate)
+                playout.searchValuesInPlace(into: &estimate)
                 for s in 0..<seats { mean[s] += estimate[s] }
             }
         }

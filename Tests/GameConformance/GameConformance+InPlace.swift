@@ -10,8 +10,8 @@ extension Conformance {
     /// the observation kept from the states before (as the play loop keeps one), and none
     /// changes the state (its legal actions and every seat's observation are the same
     /// afterwards); and
-    /// ``GameState/searchValues(into:)`` gives every seat its ``GameState/searchValue(of:)``,
-    /// running and finished. The play loop and the searches use these forms; a game that
+    /// ``GameState/searchValues(into:)`` and ``GameState/searchValuesInPlace(into:)`` give every
+    /// seat its ``GameState/searchValue(of:)``, running and finished. The play loop and the searches use these forms; a game that
     /// implements them (rail, Quortex) must not differ from its plain ones.
     public static func inPlaceReads<G: Game>(_ game: G, matches: Int, seed: UInt64,
                                              maxTurns: Int = 100_000) throws(ConformanceFailure) {
@@ -43,12 +43,19 @@ extension Conformance {
         }, finished: { state, matchSeed throws(ConformanceFailure) in try checkSearchValues(state, matchSeed) })
     }
 
-    /// ``GameState/searchValues(into:)`` gives every seat its ``GameState/searchValue(of:)``.
+    /// ``GameState/searchValues(into:)`` and ``GameState/searchValuesInPlace(into:)`` give
+    /// every seat its ``GameState/searchValue(of:)``, the latter leaving the state's values as they were.
     private static func checkSearchValues<S: GameState>(_ state: S, _ matchSeed: UInt64) throws(ConformanceFailure) {
         var values = [Double](repeating: -1, count: state.seatCount)
         state.searchValues(into: &values)
         for seat in 0..<state.seatCount where values[seat] != state.searchValue(of: seat) {
             throw fail(.inPlaceReads, matchSeed, state, "searchValues gave seat \(seat) \(values[seat]), searchValue(of:) \(state.searchValue(of: seat))")
+        }
+        var copy = state
+        var inPlace = [Double](repeating: -1, count: state.seatCount)
+        copy.searchValuesInPlace(into: &inPlace)
+        if inPlace != values || (0..<state.seatCount).contains(where: { copy.searchValue(of: $0) != values[$0] }) {
+            throw fail(.inPlaceReads, matchSeed, state, "searchValuesInPlace gave \(inPlace), searchValues \(values), or changed the state")
         }
     }
 }

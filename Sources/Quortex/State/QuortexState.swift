@@ -142,6 +142,17 @@ public struct QuortexState: GameState {
         }
     }
 
+    /// ``searchValues(into:)`` reading the kept junction graph where it lies (no copy).
+    public mutating func searchValuesInPlace(into values: inout [Double]) {
+        guard !isTerminal else { return searchValues(into: &values) }
+        let empty = setup.board.allCells & ~occupied
+        let n = setup.board.tables.cellCount
+        let edges = setup.edges, count = seatCount
+        values.withUnsafeMutableBufferPointer { values in
+            graph.withGraph(cells: n, empty: empty) { graph, _ in Self.estimates(graph, empty: empty, edges: edges, seats: count, into: values) }
+        }
+    }
+
     /// The estimate of a running match: each seat's 1 / (empty cells on its shortest
     /// route) (0.001 without one), as a share of the seats' total.
     /// - Complexity: a copy of the kept junction graph (not a rebuild) and one search a seat.
@@ -156,17 +167,22 @@ public struct QuortexState: GameState {
                     let graph = Junctions(adjacency: adjacency.baseAddress!.assumingMemoryBound(to: CellSet.self),
                                           edges: touching.baseAddress!.assumingMemoryBound(to: CellSet.self),
                                           work: work.baseAddress!, empty: empty, cellCount: n)
-                    var total = 0.0
-                    for s in 0..<seatCount {
-                        let axis = setup.edges[s] % 3
-                        let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty)
-                        values[s] = d.map { 1 / Double(max($0, 1)) } ?? 0.001
-                        total += values[s]
-                    }
-                    for s in 0..<seatCount { values[s] /= total }
+                    Self.estimates(graph, empty: empty, edges: setup.edges, seats: seatCount, into: values)
                 }
             }
         }
+    }
+
+    @inline(__always)
+    private static func estimates(_ graph: Junctions, empty: CellSet, edges: [Int], seats: Int, into values: UnsafeMutableBufferPointer<Double>) {
+        var total = 0.0
+        for s in 0..<seats {
+            let axis = edges[s] % 3
+            let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty)
+            values[s] = d.map { 1 / Double(max($0, 1)) } ?? 0.001
+            total += values[s]
+        }
+        for s in 0..<seats { values[s] /= total }
     }
 
     public static let seatStatNames = ["tiles_placed"]
