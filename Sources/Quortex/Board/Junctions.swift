@@ -338,15 +338,14 @@ struct Links: ~Copyable {
         for i in 0..<count { body(Int(sideA[i]), Int(sideB[i])) }
     }
 
-    /// Cells linked to a port of `edge`.
+    /// Cells linked to a port of each edge (entry e for edge e), in one pass.
     @inline(__always)
-    func cells(touching edge: Int) -> CellSet {
-        var out: CellSet = 0
-        let port = Junctions.portBase &+ edge
+    func cellsTouchingEdges() -> InlineArray<6, CellSet> {
+        var out = InlineArray<6, CellSet>(repeating: 0)
         for i in 0..<count {
             let x = Int(a[i]), y = Int(b[i])
-            if x == port && y < Junctions.portBase { out |= CellSet(1) << y }
-            if y == port && x < Junctions.portBase { out |= CellSet(1) << x }
+            if x >= Junctions.portBase && y < Junctions.portBase { out[x &- Junctions.portBase] |= CellSet(1) << y }
+            if y >= Junctions.portBase && x < Junctions.portBase { out[y &- Junctions.portBase] |= CellSet(1) << x }
         }
         return out
     }

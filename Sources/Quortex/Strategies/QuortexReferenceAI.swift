@@ -128,9 +128,10 @@ enum PlacementEffect {
             return .completes(mine: mine, other: other)
         }
         let allowed = empty & ~(CellSet(1) << cell)
+        let touching = links.cellsTouchingEdges()
         func route(_ axis: Int) -> Int? {
-            graph.distance(from: graph.touching(axis) | links.cells(touching: axis),
-                           to: (graph.touching(axis + 3) | links.cells(touching: axis + 3)) & allowed,
+            graph.distance(from: graph.touching(axis) | touching[axis],
+                           to: (graph.touching(axis + 3) | touching[axis + 3]) & allowed,
                            allowed: allowed)
         }
         return graph.withLinks(links) {
