@@ -21,14 +21,11 @@ struct Playouts<State: GameState> {
         let seats = vector.count
         for s in 0..<seats { mean[s] = 0 }
         let observation = state.observation(for: state.currentSeat)
-        // One full deal a leaf, then a cheap redeal a playout: each equals a fresh
-        // `sampleState` from the same stream (``GameObservation/resample(_:using:)``),
-        // so the playouts are those of a deal each, at a fraction of the cost.
-        var own = LabRandom(seed: 0)
-        let dealt = observation.sampleState(using: &own)
+        // One full deal a leaf, then a cheap redeal a playout (``GameObservation/sampler()``):
+        // each equals a fresh `sampleState` from the same stream, at a fraction of the cost.
+        let sample = observation.sampler()
         for _ in 0..<settings.rollouts {
-            var playout = dealt
-            observation.resample(&playout, using: &rng)
+            var playout = sample(&rng)
             var depth = 0
             while !playout.isTerminal && depth < settings.rolloutDepth {
                 playout.applyRandomAction(using: &rng, buffer: &buffer)

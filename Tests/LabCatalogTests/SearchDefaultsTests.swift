@@ -78,29 +78,28 @@ struct AlphaZeroRolloutDefaultsTests {
         return trace
     }
 
-    @Test("A Quortex alphazero with no sims plays as sims=48, not 32")
-    func quortexSearchesFortyEight() throws {
+    /// Expects `plain` (a knob left out) to play as `named` against `random` on seeds 3 and
+    /// 4, and `other` to play otherwise on at least one of them.
+    func expect(_ plain: String, playsAs named: String, notAs other: String,
+                sourceLocation: SourceLocation = #_sourceLocation) throws {
         var differs = false
         for seed: UInt64 in [3, 4] {
-            let plain = try actions(["alphazero(rollouts=1, rolloutDepth=2)", "random"], seed: seed)
-            let named = try actions(["alphazero(sims=48, rollouts=1, rolloutDepth=2)", "random"], seed: seed)
-            let fewer = try actions(["alphazero(sims=32, rollouts=1, rolloutDepth=2)", "random"], seed: seed)
-            #expect(plain == named, "seed \(seed)")
-            if plain != fewer { differs = true }
+            let played = try actions([plain, "random"], seed: seed)
+            #expect(played == (try actions([named, "random"], seed: seed)), "seed \(seed)", sourceLocation: sourceLocation)
+            if played != (try actions([other, "random"], seed: seed)) { differs = true }
         }
-        #expect(differs, "48 and 32 simulations play alike on both seeds")
+        #expect(differs, "\(plain) and \(other) play alike on both seeds", sourceLocation: sourceLocation)
+    }
+
+    @Test("A Quortex alphazero with no sims plays as sims=48, not 32")
+    func quortexSearchesFortyEight() throws {
+        try expect("alphazero(rollouts=1, rolloutDepth=2)", playsAs: "alphazero(sims=48, rollouts=1, rolloutDepth=2)",
+                   notAs: "alphazero(sims=32, rollouts=1, rolloutDepth=2)")
     }
 
     @Test("A Quortex alphazero with no rollouts plays as rollouts=8; rollouts=0 (the network alone) plays otherwise")
     func quortexPlaysWithPlayouts() throws {
-        var differs = false
-        for seed: UInt64 in [3, 4] {
-            let plain = try actions(["alphazero(sims=8)", "random"], seed: seed)
-            let named = try actions(["alphazero(sims=8, rollouts=8, rolloutDepth=10, mix=0.75)", "random"], seed: seed)
-            let networkAlone = try actions(["alphazero(sims=8, rollouts=0)", "random"], seed: seed)
-            #expect(plain == named, "seed \(seed)")
-            if plain != networkAlone { differs = true }
-        }
-        #expect(differs)
+        try expect("alphazero(sims=8)", playsAs: "alphazero(sims=8, rollouts=8, rolloutDepth=10, mix=0.75)",
+                   notAs: "alphazero(sims=8, rollouts=0)")
     }
 }

@@ -145,44 +145,33 @@ public struct QuortexState: GameState {
     /// ``searchValues(into:)`` reading the kept junction graph where it lies (no copy).
     public mutating func searchValuesInPlace(into values: inout [Double]) {
         guard !isTerminal else { return searchValues(into: &values) }
-        let empty = setup.board.allCells & ~occupied
-        let n = setup.board.tables.cellCount
-        let edges = setup.edges, count = seatCount
-        values.withUnsafeMutableBufferPointer { values in
-            graph.withGraph(cells: n, empty: empty) { graph, _ in Self.estimates(graph, empty: empty, edges: edges, seats: count, into: values) }
-        }
+        let (setup, occupied) = (setup, occupied)
+        values.withUnsafeMutableBufferPointer { Self.estimates(&graph, setup: setup, occupied: occupied, into: $0) }
     }
 
     /// The estimate of a running match: each seat's 1 / (empty cells on its shortest
     /// route) (0.001 without one), as a share of the seats' total.
-    /// - Complexity: a copy of the kept junction graph (not a rebuild) and one search a seat.
+    /// - Complexity: a copy of the kept junction graph (reading a field of the borrowed
+    ///   state copies it anyway; not a rebuild) and one search a seat.
     private func estimates(into values: UnsafeMutableBufferPointer<Double>) {
-        let empty = setup.board.allCells & ~occupied
-        let n = setup.board.tables.cellCount
-        // One copy each (reading a field of the borrowed state copies it whole anyway).
-        var adjacency = graph.adjacency, touching = graph.touching
-        withUnsafeMutableBytes(of: &adjacency) { adjacency in
-            withUnsafeMutableBytes(of: &touching) { touching in
-                withUnsafeTemporaryAllocation(of: CellSet.self, capacity: n &+ 3) { work in
-                    let graph = Junctions(adjacency: adjacency.baseAddress!.assumingMemoryBound(to: CellSet.self),
-                                          edges: touching.baseAddress!.assumingMemoryBound(to: CellSet.self),
-                                          work: work.baseAddress!, empty: empty, cellCount: n)
-                    Self.estimates(graph, empty: empty, edges: setup.edges, seats: seatCount, into: values)
-                }
-            }
-        }
+        var kept = graph
+        Self.estimates(&kept, setup: setup, occupied: occupied, into: values)
     }
 
-    @inline(__always)
-    private static func estimates(_ graph: Junctions, empty: CellSet, edges: [Int], seats: Int, into values: UnsafeMutableBufferPointer<Double>) {
-        var total = 0.0
-        for s in 0..<seats {
-            let axis = edges[s] % 3
-            let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty)
-            values[s] = d.map { 1 / Double(max($0, 1)) } ?? 0.001
-            total += values[s]
+    /// The estimates on junction graph `store`, searched where it lies.
+    private static func estimates(_ store: inout JunctionStore, setup: QuortexSetup, occupied: CellSet,
+                                  into values: UnsafeMutableBufferPointer<Double>) {
+        let empty = setup.board.allCells & ~occupied
+        store.withGraph(cells: setup.board.tables.cellCount, empty: empty) { graph, _ in
+            var total = 0.0
+            for s in 0..<setup.seatCount {
+                let axis = setup.edges[s] % 3
+                let d = graph.distance(from: graph.touching(axis), to: graph.touching(axis + 3) & empty, allowed: empty)
+                values[s] = d.map { 1 / Double(max($0, 1)) } ?? 0.001
+                total += values[s]
+            }
+            for s in 0..<setup.seatCount { values[s] /= total }
         }
-        for s in 0..<seats { values[s] /= total }
     }
 
     public static let seatStatNames = ["tiles_placed"]
