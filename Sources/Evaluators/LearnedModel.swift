@@ -63,6 +63,7 @@ public struct LearnedModel: Sendable, Equatable {
         let header = "\(Self.formatLine)\ngame: \(game)\nfeature-version: \(featureVersion)\nlayout: \(layout)\n"
             + "inputs: \(s.inputs)\nwidth: \(s.width)\nblocks: \(s.blocks)\nactions: \(s.actions)\nseats: \(s.seats)\n"
             + (s.actionFeatures > 0 ? "action-features: \(s.actionFeatures)\n" : "")
+            + (s.contextualActions ? "action-weights: contextual\n" : "")
         return ModelFileFormat.encode(header: header, parameters: network.parameters, notes: notes)
     }
 
@@ -111,7 +112,13 @@ public struct LearnedModel: Sendable, Equatable {
         guard actions * actionFeatures <= inputs else {
             throw InputError("\(file): \(actions) actions × \(actionFeatures) action features exceed the \(inputs) inputs")
         }
-        let shape = PolicyValueShape(inputs: inputs, width: width, blocks: blocks, actions: actions, seats: seats, actionFeatures: actionFeatures)
+        // Optional too: `contextual` when the action features' weights read the trunk.
+        let contextual = try header.fields.contains { $0.key == "action-weights" } ? header.choice("action-weights", among: ["contextual"]) : nil
+        if contextual != nil && actionFeatures == 0 {
+            throw InputError("\(file): action-weights: contextual needs action features (the header has no action-features line)")
+        }
+        let shape = PolicyValueShape(inputs: inputs, width: width, blocks: blocks, actions: actions, seats: seats, actionFeatures: actionFeatures,
+                                     contextualActions: contextual != nil)
         try ModelFileFormat.checkLayers(shape.layers.map { ($0.fanIn, $0.fanOut) }, shape: shape.description, file: file)
         let count = try header.integer("parameters", min: 1)
         guard shape.parameterCount == count else {

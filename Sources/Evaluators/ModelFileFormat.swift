@@ -30,6 +30,15 @@ enum ModelFileFormat {
             return v
         }
 
+        /// The field `key`, which must be one of `accepted`.
+        func choice(_ key: String, among accepted: [String]) throws(InputError) -> String {
+            let f = try field(key)
+            guard accepted.contains(f.value) else {
+                throw InputError("\(file):\(f.line): \(key): expected \(accepted.joined(separator: " or ")), found '\(String(f.value.prefix(40)))'")
+            }
+            return f.value
+        }
+
         var notes: [ValueModel.Note] {
             fields.filter { $0.key.hasPrefix("note.") }.map { ValueModel.Note(String($0.key.dropFirst(5)), $0.value) }
         }

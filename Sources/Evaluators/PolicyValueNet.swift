@@ -18,8 +18,14 @@ public struct PolicyValueShape: Sendable, Equatable, CustomStringConvertible {
     /// action. A policy then scores each action by what it does, as a one-ply player
     /// would, where a head over action ids must learn every action separately.
     public let actionFeatures: Int
+    /// Whether the action features' weights depend on the position: `wφ(h) = wφ + h·Wφ`
+    /// with `Wφ` a `width × actionFeatures` matrix on the trunk's output `h` (as KataGo's
+    /// policy head reads a global summary of the board), so a policy can weigh what an
+    /// action does by the state of the game (block when the opponent is close, race when
+    /// it is not), where one shared `wφ` weighs it the same in every position.
+    public let contextualActions: Bool
 
-    public init(inputs: Int, width: Int, blocks: Int, actions: Int, seats: Int, actionFeatures: Int = 0) {
+    public init(inputs: Int, width: Int, blocks: Int, actions: Int, seats: Int, actionFeatures: Int = 0, contextualActions: Bool = false) {
         precondition(inputs >= 1 && width >= 1 && blocks >= 0 && actions >= 1 && seats >= 2 && actionFeatures >= 0,
                      "layer sizes must be positive")
         precondition(actions * actionFeatures <= inputs, "the action features are part of the inputs")
@@ -29,6 +35,13 @@ public struct PolicyValueShape: Sendable, Equatable, CustomStringConvertible {
         self.actions = actions
         self.seats = seats
         self.actionFeatures = actionFeatures
+        self.contextualActions = contextualActions && actionFeatures > 0
+    }
+
+    /// The same shape with position-dependent action-feature weights (``contextualActions``).
+    public var withContextualActions: PolicyValueShape {
+        PolicyValueShape(inputs: inputs, width: width, blocks: blocks, actions: actions, seats: seats, actionFeatures: actionFeatures,
+                         contextualActions: true)
     }
 
     /// Where the action features start in an input row.
@@ -40,15 +53,20 @@ public struct PolicyValueShape: Sendable, Equatable, CustomStringConvertible {
         [(inputs, width)] + Array(repeating: (width, width), count: 2 * blocks) + [(width, actions), (width, seats)]
     }
 
-    /// Weights and biases in all: the layers', then the action features' weights.
-    public var parameterCount: Int { layers.reduce(0) { $0 + $1.fanIn * $1.fanOut + $1.fanOut } + actionFeatures }
+    /// Weights and biases in all: the layers', then the action features' weights `wφ`, then
+    /// (contextual) their `width × actionFeatures` matrix `Wφ`.
+    public var parameterCount: Int {
+        layers.reduce(0) { $0 + $1.fanIn * $1.fanOut + $1.fanOut } + actionFeatures + (contextualActions ? width * actionFeatures : 0)
+    }
 
     /// Multiply-adds per position of one forward pass (twice this is its FLOPs).
     public var multiplyAdds: Int { layers.reduce(0) { $0 + $1.fanIn * $1.fanOut } }
 
-    /// `1055-128x2r-366p-2v`.
+    /// `1055-128x2r-366p-2v`; `-10φ` with action features, `-10φh` when their weights
+    /// read the trunk.
     public var description: String {
         "\(inputs)-\(width)x\(blocks)r-\(actions)p-\(seats)v" + (actionFeatures > 0 ? "-\(actionFeatures)φ" : "")
+            + (contextualActions ? "h" : "")
     }
 }
 
@@ -75,6 +93,8 @@ public struct PolicyValueNet: Sendable, Equatable {
     let offsets: [Int]
     /// Where the action features' weights start (after the layers).
     let actionWeightsOffset: Int
+    /// Where their `width × actionFeatures` matrix on the trunk starts (contextual shapes).
+    var actionContextOffset: Int { actionWeightsOffset + shape.actionFeatures }
 
     /// Weights drawn He-uniform from `seed`; the heads' and each block's second layer
     /// scaled down (a block starts near the identity; the heads near uniform).
@@ -128,7 +148,7 @@ public struct PolicyValueNet: Sendable, Equatable {
         parameters.withUnsafeBufferPointer { p in
             let trunk = forwardTrunk(input, batch: batch, parameters: p.baseAddress!, workspace: workspace, keep: false,
                                      sparseInput: sparseInput)
-            heads(trunk, input: input, batch: batch, parameters: p.baseAddress!, logits: logits, values: values)
+            heads(trunk, input: input, batch: batch, parameters: p.baseAddress!, workspace: workspace, logits: logits, values: values)
         }
     }
 
@@ -165,16 +185,24 @@ public struct PolicyValueNet: Sendable, Equatable {
 
     /// The two heads on the trunk's output `trunk`: raw logits, and value softmaxes.
     func heads(_ trunk: UnsafePointer<Float>, input: UnsafePointer<Float>, batch: Int, parameters p: UnsafePointer<Float>,
-               logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
+               workspace: PolicyValueWorkspace, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
         let h = shape.width, last = shape.layers.count - 1
         Self.affine(trunk, batch: batch, fanIn: h, weights: p + offsets[last - 1], fanOut: shape.actions, into: logits)
         let k = shape.actionFeatures
         if k > 0 {
-            // logits += Φ · wφ, Φ the (batch · actions) × k action features, rows of the input.
-            let w = p + actionWeightsOffset
+            // logits += Φ · wφ, Φ the (batch · actions) × k action features, rows of the input;
+            // contextual: a row's weights are wφ + h·Wφ (batch × k, in the workspace).
+            var w = p + actionWeightsOffset
+            var stride = 0
+            if shape.contextualActions {
+                let context = workspace.actionWeights
+                Self.affine(trunk, batch: batch, fanIn: h, weights: p + actionContextOffset, bias: w, fanOut: k, into: context)
+                w = UnsafePointer(context)
+                stride = k
+            }
             for i in 0..<batch {
                 let phi = input + i * shape.inputs + shape.actionFeaturesOffset
-                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(shape.actions), Int32(k), 1, phi, Int32(k), w, 1, 1,
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(shape.actions), Int32(k), 1, phi, Int32(k), w + i * stride, 1, 1,
                             logits + i * shape.actions, 1)
             }
         }
@@ -186,7 +214,13 @@ public struct PolicyValueNet: Sendable, Equatable {
     @inline(__always)
     static func affine(_ x: UnsafePointer<Float>, batch: Int, fanIn: Int, weights: UnsafePointer<Float>, fanOut: Int,
                        into y: UnsafeMutablePointer<Float>) {
-        let bias = weights + fanIn * fanOut
+        affine(x, batch: batch, fanIn: fanIn, weights: weights, bias: weights + fanIn * fanOut, fanOut: fanOut, into: y)
+    }
+
+    /// `y = x · W + b` with the bias `b` elsewhere than after `W`.
+    @inline(__always)
+    static func affine(_ x: UnsafePointer<Float>, batch: Int, fanIn: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                       fanOut: Int, into y: UnsafeMutablePointer<Float>) {
         for i in 0..<batch { (y + i * fanOut).update(from: bias, count: fanOut) }
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(batch), Int32(fanOut), Int32(fanIn),
                     1, x, Int32(fanIn), weights, Int32(fanOut), 1, y, Int32(fanOut))
@@ -253,6 +287,7 @@ public final class PolicyValueWorkspace {
     private var rows = 0
     private var trunkCount = 0
     private var innerCount = 0
+    private var extra = 0
 
     public init() {}
 
@@ -263,8 +298,11 @@ public final class PolicyValueWorkspace {
     func reserve(batch: Int, shape: PolicyValueShape, training: Bool) {
         let trunks = training ? shape.blocks + 1 : 2
         let inners = training ? max(shape.blocks, 1) : 1
-        let need = batch * shape.width * (trunks + inners + 3)
+        // After the layers: the contextual action weights (batch × k) and, training, their gradient.
+        let extras = shape.contextualActions ? 2 * batch * shape.actionFeatures : 0
+        let need = batch * shape.width * (trunks + inners + 3) + extras
         rowWidth = shape.width
+        extra = extras / 2
         rows = batch
         trunkCount = trunks
         innerCount = inners
@@ -281,4 +319,8 @@ public final class PolicyValueWorkspace {
     var scratch: UnsafeMutablePointer<Float> { layer(trunkCount + innerCount) }
     var gradientA: UnsafeMutablePointer<Float> { layer(trunkCount + innerCount + 1) }
     var gradientB: UnsafeMutablePointer<Float> { layer(trunkCount + innerCount + 2) }
+    /// A contextual network's action-feature weights a row (`batch × actionFeatures`).
+    var actionWeights: UnsafeMutablePointer<Float> { layer(trunkCount + innerCount + 3) }
+    /// Their gradient, the same size.
+    var actionWeightsGradient: UnsafeMutablePointer<Float> { actionWeights + extra }
 }

@@ -149,7 +149,7 @@ public final class PolicyValueTrainer {
                 let top = network.forwardTrunk(x, batch: rows, parameters: p, workspace: workspace, keep: true)
                 logits.withUnsafeMutableBufferPointer { l in
                     values.withUnsafeMutableBufferPointer { vv in
-                        network.heads(top, input: x, batch: rows, parameters: p, logits: l.baseAddress!, values: vv.baseAddress!)
+                        network.heads(top, input: x, batch: rows, parameters: p, workspace: workspace, logits: l.baseAddress!, values: vv.baseAddress!)
                     }
                 }
                 // The heads' output gradients, in place: dlogits in `logits`, dvalue in `values`.
@@ -166,12 +166,7 @@ public final class PolicyValueTrainer {
                                               weights: p + offsets[policyLayer], gradient: g + offsets[policyLayer], dInput: dH, accumulate: false)
                             Self.headBackward(top, rows: rows, width: h, dOut: dv.baseAddress!, fanOut: shape.seats,
                                               weights: p + offsets[valueLayer], gradient: g + offsets[valueLayer], dInput: dH, accumulate: true)
-                            // dwφ = Σ rows Φᵀ · dlogits (the action features' shared weights).
-                            for i in 0..<rows where shape.actionFeatures > 0 {
-                                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(shape.actions), Int32(shape.actionFeatures), 1,
-                                            x + i * shape.inputs + shape.actionFeaturesOffset, Int32(shape.actionFeatures),
-                                            dl.baseAddress! + i * shape.actions, 1, 1, g + network.actionWeightsOffset, 1)
-                            }
+                            actionWeightsBackward(x, trunk: top, rows: rows, dLogits: dl.baseAddress!, parameters: p, gradient: g)
                             backwardTrunk(x, rows: rows, parameters: p, gradient: g)
                         }
                     }
@@ -179,6 +174,32 @@ public final class PolicyValueTrainer {
             }
         }
         return loss
+    }
+
+    /// The action features' weights' gradient: `dwφ = Σ rows Φᵀ · dlogits`; contextual,
+    /// with `dc` a row's `Φᵀ · dlogits`, also `dWφ = hᵀ · dc` and the trunk's `dH += dc · Wφᵀ`.
+    private func actionWeightsBackward(_ x: UnsafePointer<Float>, trunk: UnsafePointer<Float>, rows: Int, dLogits: UnsafePointer<Float>,
+                                       parameters p: UnsafePointer<Float>, gradient g: UnsafeMutablePointer<Float>) {
+        let shape = network.shape, k = shape.actionFeatures, h = shape.width
+        guard k > 0 else { return }
+        let weights = g + network.actionWeightsOffset
+        guard shape.contextualActions else {
+            for i in 0..<rows {
+                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(shape.actions), Int32(k), 1, x + i * shape.inputs + shape.actionFeaturesOffset,
+                            Int32(k), dLogits + i * shape.actions, 1, 1, weights, 1)
+            }
+            return
+        }
+        let dc = workspace.actionWeightsGradient
+        for i in 0..<rows {
+            cblas_sgemv(CblasRowMajor, CblasTrans, Int32(shape.actions), Int32(k), 1, x + i * shape.inputs + shape.actionFeaturesOffset,
+                        Int32(k), dLogits + i * shape.actions, 1, 0, dc + i * k, 1)
+            for j in 0..<k { weights[j] += dc[i * k + j] }
+        }
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, Int32(h), Int32(k), Int32(rows),
+                    1, trunk, Int32(h), dc, Int32(k), 1, g + network.actionContextOffset, Int32(k))
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(h), Int32(k),
+                    1, dc, Int32(k), p + network.actionContextOffset, Int32(k), 1, workspace.gradientA, Int32(h))
     }
 
     /// The trunk's backward pass from the gradient at its top, in `workspace.gradientA`.

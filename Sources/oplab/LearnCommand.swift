@@ -114,6 +114,10 @@ struct LearnCommand: ParsableCommand {
     @Flag(help: "Train on each sampled position as itself or one of its symmetric images (Connect Four: the mirror), drawn at random.")
     var symmetries = false
 
+    @Flag(name: .customLong("contextual-actions"),
+          help: "Weigh each action's features by the position (weights read from the trunk), not one weight vector for every position; an --init model without such weights starts with them at 0.")
+    var contextualActions = false
+
     @OptionGroup var setup: GameOptions
 
     @OptionGroup var seeding: SeedOption
@@ -225,6 +229,7 @@ struct LearnCommand: ParsableCommand {
         if let initial, PathKind(of: initial) != .file { throw InputError("--init \(initial.excerpt()): no such model file") }
         request.initial = initial
         request.symmetries = symmetries
+        request.contextualActions = contextualActions
         let directory = out ?? "results/learn-\(entry.name)"
         let threads = workers.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : workers.threads
         return (entry, request, LearnOptions(directory: directory, threads: threads, resume: resume, force: output.force))

@@ -7,12 +7,14 @@ struct PolicyValueNetTests {
     static let shape = PolicyValueShape(inputs: 5, width: 6, blocks: 2, actions: 4, seats: 3)
     /// 5 position inputs, then 2 features for each of the 4 actions.
     static let withActionFeatures = PolicyValueShape(inputs: 5 + 4 * 2, width: 6, blocks: 2, actions: 4, seats: 3, actionFeatures: 2)
+    /// The same, the action features' weights read from the trunk.
+    static let contextual = withActionFeatures.withContextualActions
 
     /// A network of `shape` from `seed`, its action features' weights (0 as made) drawn too.
     static func network(_ shape: PolicyValueShape, seed: UInt64) -> PolicyValueNet {
         var net = PolicyValueNet(shape: shape, seed: seed)
         var rng = LabRandom(seed: seed + 100)
-        for k in 0..<shape.actionFeatures { net.parameters[net.actionWeightsOffset + k] = Float(rng.unit() * 2 - 1) }
+        for k in net.actionWeightsOffset..<shape.parameterCount { net.parameters[k] = Float(rng.unit() * 2 - 1) }
         return net
     }
 
@@ -126,11 +128,12 @@ struct PolicyValueNetTests {
 
     @Test("a model file keeps the action features (a line only when there are some); a count that does not fit the inputs is refused")
     func actionFeaturesInFiles() throws {
-        for shape in [Self.shape, Self.withActionFeatures] {
+        for shape in [Self.shape, Self.withActionFeatures, Self.contextual] {
             let model = LearnedModel(game: "g", featureVersion: 1, layout: "l", network: Self.network(shape, seed: 4))
             let bytes = model.encoded()
             let text = String(decoding: bytes.prefix(400), as: UTF8.self)
             #expect(text.contains("action-features: 2") == (shape.actionFeatures == 2))
+            #expect(text.contains("action-weights: contextual") == shape.contextualActions)
             let back = try LearnedModel.decode(bytes, file: "m")
             #expect(back.network == model.network)
         }
@@ -139,8 +142,42 @@ struct PolicyValueNetTests {
         #expect(throws: InputError("m: 4 actions × 9 action features exceed the 13 inputs")) { _ = try LearnedModel.decode(edited, file: "m") }
     }
 
+    @Test("contextual action weights: a row's weights are wφ + h·Wφ (h the trunk's output), so the logits move with Wφ; Wφ at 0 plays as the plain network")
+    func contextualActions() throws {
+        let shape = Self.contextual
+        #expect(shape.parameterCount == Self.withActionFeatures.parameterCount + 6 * 2 && shape.description == "13-6x2r-4p-3v-2φh")
+        let net = Self.network(shape, seed: 5)
+        let plain = PolicyValueNet(shape: Self.withActionFeatures, parameters: Array(net.parameters.prefix(Self.withActionFeatures.parameterCount)))
+        var zeroed = net
+        for k in net.actionContextOffset..<shape.parameterCount { zeroed.parameters[k] = 0 }
+        let batch = Self.batch(rows: 3, seed: 6, shape: shape)
+        func run(_ n: PolicyValueNet) -> ([Float], [Float]) {
+            var logits = [Float](repeating: 0, count: 12), values = [Float](repeating: 0, count: 9)
+            n.evaluate(batch.inputs, batch: 3, logits: &logits, values: &values, workspace: PolicyValueWorkspace())
+            return (logits, values)
+        }
+        let (full, fullValues) = run(net), (base, baseValues) = run(plain), (zero, _) = run(zeroed)
+        #expect(zero == base)
+        #expect(fullValues == baseValues)
+        // The difference is φ(a) · (h·Wφ), h the trunk's output: linear in φ, so two actions'
+        // differences fix it; check it is not zero and differs between rows (it reads h).
+        let delta = (0..<12).map { full[$0] - base[$0] }
+        #expect(delta.contains { abs($0) > 1e-3 })
+        let perRow = (0..<3).map { r in Array(delta[(r * 4)..<(r * 4 + 4)]) }
+        #expect(perRow[0] != perRow[1] && perRow[1] != perRow[2])
+        // A header that names another kind, or contextual weights without action features, is refused.
+        let bytes = LearnedModel(game: "g", featureVersion: 1, layout: "l", network: net).encoded()
+        let text = String(decoding: bytes, as: UTF8.self)
+        let odd = Array(text.replacingOccurrences(of: "action-weights: contextual", with: "action-weights: shared").utf8)
+        #expect(throws: InputError("m:11: action-weights: expected contextual, found 'shared'")) { _ = try LearnedModel.decode(odd, file: "m") }
+        let bare = Array(text.replacingOccurrences(of: "action-features: 2\n", with: "").utf8)
+        #expect(throws: InputError("m: action-weights: contextual needs action features (the header has no action-features line)")) {
+            _ = try LearnedModel.decode(bare, file: "m")
+        }
+    }
+
     @Test("the gradient matches finite differences of the loss, parameter by parameter (away from relu kinks)",
-          arguments: [PolicyValueNetTests.shape, PolicyValueNetTests.withActionFeatures])
+          arguments: [PolicyValueNetTests.shape, PolicyValueNetTests.withActionFeatures, PolicyValueNetTests.contextual])
     func gradientCheck(shape: PolicyValueShape) {
         let net = Self.network(shape, seed: 11)
         let batch = Self.batch(rows: 5, seed: 2, shape: shape)

@@ -1,4 +1,5 @@
 import ConnectFour
+import Quortex
 import Evaluators
 import Foundation
 import LabCore
@@ -156,6 +157,46 @@ struct LearningTests {
         let learning = try #require(try Catalog.game(named: "quortex").learning)
         #expect(throws: InputError("\(first)/best.model: the model is for game 'connect4', not 'quortex'")) {
             _ = try learning.learn(other, options: LearnOptions(directory: refused, threads: 1)) { _ in }
+        }
+        #expect(!FileManager.default.fileExists(atPath: refused), "nothing written")
+    }
+
+    @Test("--init a model without contextual action weights into a learning with them: its parameters, then Wφ at 0, so the same logits; the other way is refused")
+    func initWidensToContextualActions() throws {
+        let path = packageRoot + "/configs/models/learned/quortex.model"
+        let model = try LearnedModel.load(path: path)
+        let plain = model.network.shape
+        #expect(plain.actionFeatures > 0 && !plain.contextualActions)
+        let game = try QuortexGame(seatCount: 2)
+        let encoder = QuortexPolicyFeatures(board: game.setup.board)
+        typealias QuortexLearner = Learner<QuortexGame, QuortexPolicyFeatures>
+        let widened = try QuortexLearner.initial(path, shape: plain.withContextualActions, encoder: encoder)
+        #expect(widened.shape == plain.withContextualActions)
+        #expect(Array(widened.parameters.prefix(plain.parameterCount)) == model.network.parameters)
+        #expect(widened.parameters.dropFirst(plain.parameterCount).allSatisfy { $0 == 0 })
+        // The same logits and values on a real position.
+        let state = game.newMatch(seed: 4)
+        var features = [Float](repeating: 0, count: plain.inputs)
+        features.withUnsafeMutableBufferPointer { encoder.encode(state.observation(for: 0), into: $0) }
+        func run(_ net: PolicyValueNet) -> [Float] {
+            var logits = [Float](repeating: 0, count: plain.actions), values = [Float](repeating: 0, count: plain.seats)
+            net.evaluate(features, batch: 1, logits: &logits, values: &values, workspace: PolicyValueWorkspace())
+            return logits + values
+        }
+        #expect(run(widened) == run(model.network))
+        // A contextual model into a plain learning: refused, naming the flag.
+        let file = Self.folder() + ".model"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try LearnedModel(game: model.game, featureVersion: model.featureVersion, layout: model.layout, network: widened).write(to: file)
+        #expect(throws: InputError("--init \(file): the model's action weights read the trunk; pass --contextual-actions")) {
+            _ = try QuortexLearner.initial(file, shape: plain, encoder: encoder)
+        }
+        // A game whose features have no action features: refused before anything is written.
+        var connect4 = Self.request(generations: 1)
+        connect4.contextualActions = true
+        let refused = Self.folder()
+        #expect(throws: InputError("--contextual-actions: connect4's features have no action features to weigh")) {
+            _ = try Self.learn(connect4, into: refused, threads: 1)
         }
         #expect(!FileManager.default.fileExists(atPath: refused), "nothing written")
     }

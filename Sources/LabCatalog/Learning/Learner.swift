@@ -74,6 +74,9 @@ public struct LearnRequest: Sendable, Equatable {
     /// Whether training sees each sampled position as itself or one of its symmetric
     /// images (the encoder's ``FeatureEncoder/symmetries``; AlphaGo Zero's augmentation).
     public var symmetries = false
+    /// Whether the action features' weights read the trunk (``PolicyValueShape/contextualActions``);
+    /// an `--init` model without them starts with that matrix at 0, so as the model it was.
+    public var contextualActions = false
     public var seed: UInt64 = 1
     /// Games a lockstep chunk plays together (its leaves are one batch).
     public var chunk = 64
@@ -99,6 +102,7 @@ public struct LearnRequest: Sendable, Equatable {
             + (teacherTargets == .search ? ["teacherTargets: search"] : [])
             + (initial.map { ["init: \($0)"] } ?? [])
             + (symmetries ? ["symmetries: true"] : [])
+            + (contextualActions ? ["contextualActions: true"] : [])
             + (rollouts > 0 ? ["rollouts: \(rollouts)"] : [])
     }
 }
@@ -170,7 +174,10 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         let encoder = encoder(game)
         let actions = game.newMatch(seed: 0).actionSpaceSize
         let shape = PolicyValueShape(inputs: encoder.featureCount, width: request.width, blocks: request.blocks, actions: actions, seats: request.seats,
-                                     actionFeatures: encoder.actionFeatures)
+                                     actionFeatures: encoder.actionFeatures, contextualActions: request.contextualActions)
+        if request.contextualActions && encoder.actionFeatures == 0 {
+            throw InputError("--contextual-actions: \(E.gameName)'s features have no action features to weigh")
+        }
         // Checked before the folder is made: a bad model writes nothing.
         if request.symmetries && encoder.symmetries.isEmpty {
             throw InputError("--symmetries: \(E.gameName)'s features have no symmetries to train on")
@@ -273,11 +280,18 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
         let model = try LearnedModel.load(path: path)
         try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey, inputs: shape.inputs,
                         actions: shape.actions, seats: shape.seats, file: path)
-        guard model.network.shape == shape else {
-            throw InputError("--init \(path): the model is \(model.network.shape.width) wide with \(model.network.shape.blocks) blocks; "
-                + "pass --width \(model.network.shape.width) --blocks \(model.network.shape.blocks)")
+        let found = model.network.shape
+        if found == shape { return model.network }
+        guard found.withContextualActions == shape.withContextualActions else {
+            throw InputError("--init \(path): the model is \(found.width) wide with \(found.blocks) blocks; "
+                + "pass --width \(found.width) --blocks \(found.blocks)")
         }
-        return model.network
+        guard shape.contextualActions else {
+            throw InputError("--init \(path): the model's action weights read the trunk; pass --contextual-actions")
+        }
+        // Widened: the trunk's matrix Wφ at 0 after the model's parameters, the same play.
+        let widened = model.network.parameters + [Float](repeating: 0, count: shape.parameterCount - found.parameterCount)
+        return PolicyValueNet(shape: shape, parameters: widened)
     }
 
     /// The teachers' games into the buffer (as generation 0) and the network trained on them:
