@@ -141,22 +141,30 @@ public struct PolicyValueNet: Sendable, Equatable {
     ///   - sparseInput: the rows are mostly zeros: the first layer adds the weight rows of
     ///     the non-zero inputs instead of multiplying the whole matrix (no packing of
     ///     its weights per call; the same sums in another order, so the last bits differ).
+    ///     A sparse batch of at most ``rowwiseBatch`` rows also multiplies the later layers
+    ///     row by row (`cblas_sgemv`): an sgemm packs the whole weight matrix on every call,
+    ///     which for one row costs more than the product (other sums, other last bits).
     public func evaluate(_ input: UnsafePointer<Float>, batch: Int, logits: UnsafeMutablePointer<Float>,
                          values: UnsafeMutablePointer<Float>, workspace: PolicyValueWorkspace, sparseInput: Bool = false) {
         guard batch > 0 else { return }
         workspace.reserve(batch: batch, shape: shape, training: false)
+        let rowwise = sparseInput && batch <= Self.rowwiseBatch
         parameters.withUnsafeBufferPointer { p in
             let trunk = forwardTrunk(input, batch: batch, parameters: p.baseAddress!, workspace: workspace, keep: false,
-                                     sparseInput: sparseInput)
-            heads(trunk, input: input, batch: batch, parameters: p.baseAddress!, workspace: workspace, logits: logits, values: values)
+                                     sparseInput: sparseInput, rowwise: rowwise)
+            heads(trunk, input: input, batch: batch, parameters: p.baseAddress!, workspace: workspace, logits: logits, values: values,
+                  rowwise: rowwise)
         }
     }
+
+    /// The largest batch a sparse evaluation multiplies row by row.
+    public static let rowwiseBatch = 4
 
     /// The trunk's output for `batch` rows. With `keep`, every layer's activation stays
     /// in the workspace for ``gradient(_:batch:policyTargets:legal:valueTargets:valueWeight:into:workspace:)``;
     /// without, two buffers are used in turn.
     func forwardTrunk(_ input: UnsafePointer<Float>, batch: Int, parameters p: UnsafePointer<Float>, workspace: PolicyValueWorkspace,
-                      keep: Bool, sparseInput: Bool = false) -> UnsafeMutablePointer<Float> {
+                      keep: Bool, sparseInput: Bool = false, rowwise: Bool = false) -> UnsafeMutablePointer<Float> {
         let h = shape.width
         var current = workspace.trunk(0)
         if sparseInput {
@@ -167,7 +175,7 @@ public struct PolicyValueNet: Sendable, Equatable {
         Self.relu(current, count: batch * h)
         for b in 0..<shape.blocks {
             let u = keep ? workspace.inner(b) : workspace.scratch
-            Self.affine(current, batch: batch, fanIn: h, weights: p + offsets[1 + 2 * b], fanOut: h, into: u)
+            Self.affine(current, batch: batch, fanIn: h, weights: p + offsets[1 + 2 * b], fanOut: h, into: u, rowwise: rowwise)
             Self.relu(u, count: batch * h)
             let next = keep ? workspace.trunk(b + 1) : workspace.trunk((b + 1) % 2)
             // next = current + u·Wb + bb, then relu.
@@ -175,8 +183,7 @@ public struct PolicyValueNet: Sendable, Equatable {
             let wb = p + offsets[2 + 2 * b]
             let bias = wb + h * h
             for i in 0..<batch { for j in 0..<h { next[i * h + j] += bias[j] } }
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(batch), Int32(h), Int32(h),
-                        1, u, Int32(h), wb, Int32(h), 1, next, Int32(h))
+            Self.product(u, batch: batch, fanIn: h, weights: wb, fanOut: h, into: next, rowwise: rowwise)
             Self.relu(next, count: batch * h)
             current = next
         }
@@ -185,9 +192,10 @@ public struct PolicyValueNet: Sendable, Equatable {
 
     /// The two heads on the trunk's output `trunk`: raw logits, and value softmaxes.
     func heads(_ trunk: UnsafePointer<Float>, input: UnsafePointer<Float>, batch: Int, parameters p: UnsafePointer<Float>,
-               workspace: PolicyValueWorkspace, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>) {
+               workspace: PolicyValueWorkspace, logits: UnsafeMutablePointer<Float>, values: UnsafeMutablePointer<Float>,
+               rowwise: Bool = false) {
         let h = shape.width, last = shape.layers.count - 1
-        Self.affine(trunk, batch: batch, fanIn: h, weights: p + offsets[last - 1], fanOut: shape.actions, into: logits)
+        Self.affine(trunk, batch: batch, fanIn: h, weights: p + offsets[last - 1], fanOut: shape.actions, into: logits, rowwise: rowwise)
         let k = shape.actionFeatures
         if k > 0 {
             // logits += Φ · wφ, Φ the (batch · actions) × k action features, rows of the input;
@@ -196,7 +204,8 @@ public struct PolicyValueNet: Sendable, Equatable {
             var stride = 0
             if shape.contextualActions {
                 let context = workspace.actionWeights
-                Self.affine(trunk, batch: batch, fanIn: h, weights: p + actionContextOffset, bias: w, fanOut: k, into: context)
+                Self.affine(trunk, batch: batch, fanIn: h, weights: p + actionContextOffset, bias: w, fanOut: k, into: context,
+                            rowwise: rowwise)
                 w = UnsafePointer(context)
                 stride = k
             }
@@ -206,24 +215,39 @@ public struct PolicyValueNet: Sendable, Equatable {
                             logits + i * shape.actions, 1)
             }
         }
-        Self.affine(trunk, batch: batch, fanIn: h, weights: p + offsets[last], fanOut: shape.seats, into: values)
+        Self.affine(trunk, batch: batch, fanIn: h, weights: p + offsets[last], fanOut: shape.seats, into: values, rowwise: rowwise)
         for i in 0..<batch { Self.softmax(values + i * shape.seats, count: shape.seats) }
     }
 
     /// `y = x · W + b` for a `batch × fanIn` block `x`, with `W` then `b` at `weights`.
     @inline(__always)
     static func affine(_ x: UnsafePointer<Float>, batch: Int, fanIn: Int, weights: UnsafePointer<Float>, fanOut: Int,
-                       into y: UnsafeMutablePointer<Float>) {
-        affine(x, batch: batch, fanIn: fanIn, weights: weights, bias: weights + fanIn * fanOut, fanOut: fanOut, into: y)
+                       into y: UnsafeMutablePointer<Float>, rowwise: Bool = false) {
+        affine(x, batch: batch, fanIn: fanIn, weights: weights, bias: weights + fanIn * fanOut, fanOut: fanOut, into: y, rowwise: rowwise)
+    }
+
+    /// `y += x · W` for a `batch × fanIn` block `x`: one sgemm, or with `rowwise` one
+    /// sgemv a row (no packing of `W`).
+    @inline(__always)
+    static func product(_ x: UnsafePointer<Float>, batch: Int, fanIn: Int, weights: UnsafePointer<Float>, fanOut: Int,
+                        into y: UnsafeMutablePointer<Float>, rowwise: Bool) {
+        if rowwise {
+            for i in 0..<batch {
+                cblas_sgemv(CblasRowMajor, CblasTrans, Int32(fanIn), Int32(fanOut), 1, weights, Int32(fanOut), x + i * fanIn, 1, 1,
+                            y + i * fanOut, 1)
+            }
+        } else {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(batch), Int32(fanOut), Int32(fanIn),
+                        1, x, Int32(fanIn), weights, Int32(fanOut), 1, y, Int32(fanOut))
+        }
     }
 
     /// `y = x · W + b` with the bias `b` elsewhere than after `W`.
     @inline(__always)
     static func affine(_ x: UnsafePointer<Float>, batch: Int, fanIn: Int, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                       fanOut: Int, into y: UnsafeMutablePointer<Float>) {
+                       fanOut: Int, into y: UnsafeMutablePointer<Float>, rowwise: Bool = false) {
         for i in 0..<batch { (y + i * fanOut).update(from: bias, count: fanOut) }
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(batch), Int32(fanOut), Int32(fanIn),
-                    1, x, Int32(fanIn), weights, Int32(fanOut), 1, y, Int32(fanOut))
+        product(x, batch: batch, fanIn: fanIn, weights: weights, fanOut: fanOut, into: y, rowwise: rowwise)
     }
 
     /// ``affine(_:batch:fanIn:weights:fanOut:into:)`` for mostly-zero rows `x`: each row

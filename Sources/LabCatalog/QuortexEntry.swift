@@ -32,10 +32,10 @@ struct QuortexEntry: GameEntry {
 
     /// Learned policy-value models (`oplab learn quortex`), read through the value models' encoder.
     /// `alphazero` mixes 8 playouts into each leaf's value: the tile draws make one
-    /// network value a noisy judge; and searches 48 simulations, about the tuned `mcts`'s
+    /// network value a noisy judge; and searches 40 simulations, under the tuned `mcts`'s
     /// time a move (see docs/learning.md).
     static let learned = LearnedSupport<QuortexGame>(shipped: ShippedModel.learned(for: QuortexGame.name), decisive: true, rollouts: 8,
-                                                     sims: 48) {
+                                                     sims: 40) {
         QuortexPolicyFeatures(board: $0.setup.board)
     }
 

@@ -56,10 +56,10 @@ struct AlphaZeroRolloutDefaultsTests {
         return Dictionary(uniqueKeysWithValues: info.parameters.map { ($0.name, $0.defaultValue) })
     }
 
-    @Test("Quortex lists rollouts 8 and sims 48, the other games 0 and 32; every game depth 10 and mix 0.75")
+    @Test("Quortex lists rollouts 8 and sims 40, the other games 0 and 32; every game depth 10 and mix 0.75")
     func listed() throws {
         let quortex = try defaults("quortex")
-        #expect(quortex["rollouts"] == "8" && quortex["sims"] == "48")
+        #expect(quortex["rollouts"] == "8" && quortex["sims"] == "40")
         for game in ["rail", "connect4", "tictactoe"] {
             let listed = try defaults(game)
             #expect(listed["rollouts"] == "0" && listed["sims"] == "32", "\(game)")
@@ -91,9 +91,9 @@ struct AlphaZeroRolloutDefaultsTests {
         #expect(differs, "\(plain) and \(other) play alike on both seeds", sourceLocation: sourceLocation)
     }
 
-    @Test("A Quortex alphazero with no sims plays as sims=48, not 32")
+    @Test("A Quortex alphazero with no sims plays as sims=40, not 32")
     func quortexSearchesFortyEight() throws {
-        try expect("alphazero(rollouts=1, rolloutDepth=2)", playsAs: "alphazero(sims=48, rollouts=1, rolloutDepth=2)",
+        try expect("alphazero(rollouts=1, rolloutDepth=2)", playsAs: "alphazero(sims=40, rollouts=1, rolloutDepth=2)",
                    notAs: "alphazero(sims=32, rollouts=1, rolloutDepth=2)")
     }
 
