@@ -73,6 +73,23 @@ struct PolicyValueNetTests {
         #expect(dense.contains { $0 != 0 })
     }
 
+    @Test("a sparse batch of at most rowwiseBatch rows (row by row, sgemv) gives the whole product's logits and values, for every row count",
+          arguments: Array(1...(PolicyValueNet.rowwiseBatch + 1)))
+    func rowwiseSmallBatches(rows: Int) {
+        let shape = PolicyValueShape(inputs: 5 + 4 * 2, width: 40, blocks: 2, actions: 4, seats: 3, actionFeatures: 2).withContextualActions
+        let net = Self.network(shape, seed: 12)
+        var batch = Self.batch(rows: rows, seed: 13, shape: shape)
+        var rng = LabRandom(seed: 14)
+        for i in batch.inputs.indices where rng.unit() < 0.6 { batch.inputs[i] = 0 }
+        var dense = [Float](repeating: 0, count: rows * 4), denseValues = [Float](repeating: 0, count: rows * 3)
+        var small = dense, smallValues = denseValues
+        net.evaluate(batch.inputs, batch: rows, logits: &dense, values: &denseValues, workspace: PolicyValueWorkspace())
+        net.evaluate(batch.inputs, batch: rows, logits: &small, values: &smallValues, workspace: PolicyValueWorkspace(), sparseInput: true)
+        for i in dense.indices { #expect(abs(dense[i] - small[i]) < 1e-4 * max(1, abs(dense[i]))) }
+        for i in denseValues.indices { #expect(abs(denseValues[i] - smallValues[i]) < 1e-5) }
+        #expect(dense.contains { abs($0) > 1e-2 })
+    }
+
     @Test("the sparse first layer is its definition to the bit: the bias, then x[k] · row k added for each non-zero x[k] in k order, each product rounded",
           arguments: [(1, 5), (3, 64), (4, 72), (2, 256), (9, 64), (17, 130)])
     func sparseAffineBits(batch: Int, width: Int) {

@@ -163,11 +163,12 @@ struct LearningTests {
 
     @Test("--init a model without contextual action weights into a learning with them: its parameters, then Wφ at 0, so the same logits; the other way is refused")
     func initWidensToContextualActions() throws {
-        let path = packageRoot + "/configs/models/learned/quortex.model"
+        // The 3-seat model: learned without contextual weights.
+        let path = packageRoot + "/configs/models/learned/quortex-3.model"
         let model = try LearnedModel.load(path: path)
         let plain = model.network.shape
         #expect(plain.actionFeatures > 0 && !plain.contextualActions)
-        let game = try QuortexGame(seatCount: 2)
+        let game = try QuortexGame(seatCount: 3)
         let encoder = QuortexPolicyFeatures(board: game.setup.board)
         typealias QuortexLearner = Learner<QuortexGame, QuortexPolicyFeatures>
         let widened = try QuortexLearner.initial(path, shape: plain.withContextualActions, encoder: encoder)
