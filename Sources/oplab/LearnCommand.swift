@@ -21,6 +21,11 @@ struct LearnCommand: ParsableCommand {
             generations.csv, learn.json and a checkpoint: --resume goes on after the last \
             complete generation, even after kill -9, with the same bytes as an uninterrupted run.
             Example: oplab learn connect4 --generations 8 --games 64 --sims 16 --out results/learn-c4
+            With --stages FILE the learning is a sequence of such runs, each line of FILE the \
+            flags of one (a line ending in \\ goes on on the next; {previous} names the best model \
+            of the stage before): DIR/stage-N holds stage N, DIR/best.model is the last one's, and \
+            --resume goes on with the stage a kill interrupted. On the command line only \
+            --out, --threads, --resume, --force, --quiet, --rule and --map go with it.
             """
     )
 
@@ -127,46 +132,73 @@ struct LearnCommand: ParsableCommand {
     @Flag(help: "Go on with the learning in --out after its last complete generation.")
     var resume = false
 
+    @Option(help: "A stages file: the learning as a sequence of `oplab learn` runs, one a line of flags (see above).")
+    var stages: String?
+
+    @Flag(name: .customLong("dry-run"), help: "With --stages: check every stage's flags and print each stage's command, without learning.")
+    var dryRun = false
+
+    /// Where the flags come from when not the command line (a stage's `FILE:LINE`): errors name it.
+    @Option(name: .customLong("stage-of"), help: .hidden)
+    var stageOf: String?
+
     @OptionGroup var output: OutputFlags
 
     func run() throws {
+        if let stages {
+            try runStages(stages)
+            return
+        }
         try reportingInputErrors {
             let (entry, request, options) = try parse()
-            guard let learning = entry.learning else { throw InputError("\(entry.name) cannot be learned yet") }
-            if let warning = BLASKernel.warning { printError("warning: \(warning)") }
-            output.progress("learn \(entry.name): \(request.generations) generations of \(request.games) games, \(request.sims) simulations, "
-                            + "network \(request.width) wide with \(request.blocks) blocks, BLAS \(BLASKernel.coreName) -> \(options.directory)")
-            let quiet = output.quiet
-            let records = try learning.learn(request, options: options) { line in if !quiet { printError(line) } }
-            if let last = records.last {
-                printOutput((last.gate.map { String(format: "generation %d: gate %@ %.3f [%.3f, %.3f]", last.generation, last.accepted ? "accepted" : "rejected",
-                                              $0.mean, $0.lower, $0.upper) } ?? "generation \(last.generation): ungated")
-                      + zip(request.anchors, last.anchors).map { String(format: "; against %@ %.3f [%.3f, %.3f]", $0, $1.mean, $1.lower, $1.upper) }.joined())
-            }
-            printOutput("best model: \(options.directory)/best.model")
+            try learn(entry: entry, request: request, options: options)
         }
+    }
+
+    /// One learning: `request` into `options.directory`.
+    func learn(entry: any GameEntry, request: LearnRequest, options: LearnOptions) throws(InputError) {
+        guard let learning = entry.learning else { throw InputError("\(entry.name) cannot be learned yet") }
+        if let warning = BLASKernel.warning { printError("warning: \(warning)") }
+        output.progress("learn \(entry.name): \(request.generations) generations of \(request.games) games, \(request.sims) simulations, "
+                        + "network \(request.width) wide with \(request.blocks) blocks, BLAS \(BLASKernel.coreName) -> \(options.directory)")
+        let quiet = output.quiet
+        let records = try learning.learn(request, options: options) { line in if !quiet { printError(line) } }
+        if let last = records.last {
+            printOutput((last.gate.map { String(format: "generation %d: gate %@ %.3f [%.3f, %.3f]", last.generation, last.accepted ? "accepted" : "rejected",
+                                          $0.mean, $0.lower, $0.upper) } ?? "generation \(last.generation): ungated")
+                  + zip(request.anchors, last.anchors).map { String(format: "; against %@ %.3f [%.3f, %.3f]", $0, $1.mean, $1.lower, $1.upper) }.joined())
+        }
+        printOutput("best model: \(options.directory)/best.model")
     }
 
     /// The flags' own values, checked before the game is looked up or anything is read.
     func validate() throws {
         try reportingInputErrors {
-            guard generations >= 1 && generations <= 100_000 else { throw InputError("--generations \(generations): expected 1...100000") }
-            guard games >= 1 && games <= 1_000_000 else { throw InputError("--games \(games): expected 1...1000000") }
-            guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }
-            guard exploreMoves >= 0 && exploreMoves <= 100_000 else { throw InputError("--explore-moves \(exploreMoves): expected 0...100000") }
-            guard considered >= 1 && considered <= 256 else { throw InputError("--considered \(considered): expected 1...256") }
-            guard rollouts >= 0 && rollouts <= 10_000 else { throw InputError("--rollouts \(rollouts): expected 0...10000") }
-            guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(String(format: "%g", cscale)): expected 0.001...100")  }
-            guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
-            guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
-            guard window >= 1 && window <= 1_000 else { throw InputError("--window \(window): expected 1...1000 generations") }
-            guard steps >= 0 && steps <= 10_000_000 else { throw InputError("--steps \(steps): expected 0...10000000") }
-            guard batch >= 1 && batch <= 65_536 else { throw InputError("--batch \(batch): expected 1...65536") }
-            guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
-            guard gateBlocks >= 0 && gateBlocks <= 1_000_000 else { throw InputError("--gate-blocks \(gateBlocks): expected 0...1000000 (0: no gate)") }
-            guard anchorBlocks >= 0 && anchorBlocks <= 1_000_000 else { throw InputError("--anchor-blocks \(anchorBlocks): expected 0...1000000") }
-            guard !(resume && output.force) else { throw InputError("--resume and --force exclude each other") }
+            do throws(InputError) { try checkFlags() } catch {
+                guard let stageOf else { throw error }
+                throw InputError("\(stageOf): \(error.message)")
+            }
         }
+    }
+
+    private func checkFlags() throws(InputError) {
+        guard generations >= 1 && generations <= 100_000 else { throw InputError("--generations \(generations): expected 1...100000") }
+        guard games >= 1 && games <= 1_000_000 else { throw InputError("--games \(games): expected 1...1000000") }
+        guard sims >= 1 && sims <= 100_000 else { throw InputError("--sims \(sims): expected 1...100000 simulations") }
+        guard exploreMoves >= 0 && exploreMoves <= 100_000 else { throw InputError("--explore-moves \(exploreMoves): expected 0...100000") }
+        guard considered >= 1 && considered <= 256 else { throw InputError("--considered \(considered): expected 1...256") }
+        guard rollouts >= 0 && rollouts <= 10_000 else { throw InputError("--rollouts \(rollouts): expected 0...10000") }
+        guard cscale >= 0.001 && cscale <= 100 else { throw InputError("--cscale \(String(format: "%g", cscale)): expected 0.001...100")  }
+        guard width >= 1 && width <= 4_096 else { throw InputError("--width \(width): expected 1...4096") }
+        guard blocks >= 0 && blocks <= 32 else { throw InputError("--blocks \(blocks): expected 0...32") }
+        guard window >= 1 && window <= 1_000 else { throw InputError("--window \(window): expected 1...1000 generations") }
+        guard steps >= 0 && steps <= 10_000_000 else { throw InputError("--steps \(steps): expected 0...10000000") }
+        guard batch >= 1 && batch <= 65_536 else { throw InputError("--batch \(batch): expected 1...65536") }
+        guard learningRate > 0 && learningRate < 1 else { throw InputError("--learning-rate \(learningRate): expected a number in (0, 1)") }
+        guard gateBlocks >= 0 && gateBlocks <= 1_000_000 else { throw InputError("--gate-blocks \(gateBlocks): expected 0...1000000 (0: no gate)") }
+        guard anchorBlocks >= 0 && anchorBlocks <= 1_000_000 else { throw InputError("--anchor-blocks \(anchorBlocks): expected 0...1000000") }
+        guard !(resume && output.force) else { throw InputError("--resume and --force exclude each other") }
+        guard !dryRun || stages != nil else { throw InputError("--dry-run needs --stages (it prints the stages' commands)") }
     }
 
     /// The flags checked, before anything is written.

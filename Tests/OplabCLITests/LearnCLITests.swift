@@ -43,6 +43,69 @@ struct LearnCLITests {
         }
     }
 
+    /// A model file's `checksum:` line (of its weights: the note, which names paths, is not in it).
+    static func checksum(_ path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return String(decoding: data.prefix(4_096), as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("checksum:") }.map(String.init)
+    }
+
+    @Test("--stages: two stages give the weights of their two commands run one after the other, DIR/best.model the last's; a stage's bad flag names its line, a learning flag beside --stages is refused, and neither writes anything")
+    func stages() throws {
+        let scratch = try Scratch("learn-stages")
+        defer { scratch.remove() }
+        let common = ["--generations", "1", "--games", "8", "--sims", "4", "--width", "16", "--blocks", "1", "--gate-blocks", "2", "--anchor-blocks", "0"]
+        let file = scratch("c4.stages")
+        try """
+            # a warm start on the first stage's search
+            \(common.joined(separator: " ")) --seed 5
+
+            --init {previous} --teacher "alphazero(model={previous}, sims=4)" --teacher-games 8 \\
+              \(common.joined(separator: " ")) --seed 6
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let staged = try runArray(["learn", "connect4", "--stages", file, "--out", scratch("staged"), "--quiet"])
+        #expect(staged.status == 0, "\(staged.stderr)")
+        #expect(staged.stdout.hasSuffix("best model: \(scratch("staged"))/best.model (stage 2's)\n"), "\(staged.stdout)")
+        let first = try runArray(["learn", "connect4"] + common + ["--seed", "5", "--out", scratch("a"), "--quiet"])
+        let model = scratch("a/best.model")
+        let second = try runArray(["learn", "connect4", "--init", model, "--teacher", "alphazero(model=\(model), sims=4)", "--teacher-games", "8"]
+                                  + common + ["--seed", "6", "--out", scratch("b"), "--quiet"])
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
+        let expected = try #require(Self.checksum(scratch("b/best.model")))
+        #expect(Self.checksum(scratch("staged/stage-2/best.model")) == expected)
+        #expect(Self.checksum(scratch("staged/best.model")) == expected)
+        #expect(Self.checksum(scratch("staged/stage-1/best.model")) == Self.checksum(model))
+
+        let bad = scratch("bad.stages")
+        try "--generations 1\n--sims 0\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try runArray(["learn", "connect4", "--stages", bad, "--out", scratch("refused")])
+        #expect(refused.status == 2 && refused.stderr.hasPrefix("error: \(bad):2: --sims 0: expected 1...100000"), "\(refused.stderr)")
+        let beside = try runArray(["learn", "connect4", "--stages", file, "--sims", "8", "--out", scratch("beside")])
+        #expect(beside.status == 2 && beside.stderr.contains("--stages: the stages file gives the learning's flags, not the command line (here sims: 8)"),
+                "\(beside.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch("refused")) && !FileManager.default.fileExists(atPath: scratch("beside")))
+    }
+
+    @Test("each shipped stages file (configs/learn/) checks clean: --dry-run prints its stages' commands, each stage's folder inside --out, and writes nothing")
+    func shippedStages() throws {
+        let scratch = try Scratch("learn-stages-dry")
+        defer { scratch.remove() }
+        let folder = packageRoot + "/configs/learn"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".stages") }.sorted()
+        #expect(files == ["quortex-4.stages", "quortex.stages", "rail.stages"])
+        for (file, count) in zip(files, [3, 5, 3]) {
+            let game = file.hasPrefix("rail") ? "rail" : "quortex"
+            let run = try runArray(["learn", game, "--stages", folder + "/" + file, "--dry-run", "--out", scratch("out")])
+            #expect(run.status == 0, "\(file): \(run.stderr)")
+            let lines = run.stdout.split(separator: "\n")
+            #expect(lines.count == count, "\(file): \(run.stdout)")
+            for (k, line) in lines.enumerated() {
+                #expect(line.hasPrefix("stage \(k + 1) (") && line.hasSuffix("--out \(scratch("out"))/stage-\(k + 1)"), "\(line)")
+                #expect(k == 0 || line.contains("--init \(scratch("out"))/stage-\(k)/best.model"), "\(line)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch("out")))
+    }
+
     @Test("bad input exits 2, names what is accepted and writes nothing",
           arguments: [
             (["learn", "chess"], "unknown game 'chess'"),
@@ -62,6 +125,7 @@ struct LearnCLITests {
             (["learn", "connect4", "--teacher-targets", "search"], "--teacher-targets needs --teacher"),
             (["learn", "connect4", "--teacher", "mcts", "--teacher-targets", "search"], "--teacher-targets search: --teacher mcts does not search"),
             (["learn", "connect4", "--teacher", "alphazero", "--teacher-targets", "soft"], "--teacher-targets soft: expected one of move, search"),
+            (["learn", "connect4", "--dry-run"], "--dry-run needs --stages"),
             (["play", "connect4", "--player", "policy(temperature=-1)", "--player", "random"], "temperature"),
             (["play", "connect4", "--player", "alphazero(sims=0)", "--player", "random"], "sims"),
           ])

@@ -91,7 +91,7 @@ public struct LearnRequest: Sendable, Equatable {
 
     /// The fields a resumed learning must share with the folder's, as `name: value` text.
     /// The generations are not among them: `--resume` with more goes on past the end.
-    var identity: [String] {
+    public var identity: [String] {
         ["game: \(game)", "rules: \(rules.map { "\($0.key)=\($0.value)" }.joined(separator: ","))", "map: \(map ?? "-")",
          "seats: \(seats)", "games: \(games)", "sims: \(sims)", "fullShare: \(fullShare)",
          "considered: \(considered)", "exploreMoves: \(exploreMoves)", "selfPlay: \(selfPlayer.rawValue)", "cScale: \(cScale)", "width: \(width)", "blocks: \(blocks)", "window: \(window)", "steps: \(steps)",
