@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "oplab",
             dependencies: [
-                "LabCatalog", "LabCore", "Evaluators", "Tournament", "Reports",
+                "LabCatalog", "LabCore", "Evaluators", "Players", "Tournament", "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

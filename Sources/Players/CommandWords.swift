@@ -49,4 +49,13 @@ public enum CommandWords {
         guard !words.isEmpty else { throw fail("no program named") }
         return words
     }
+
+    /// `words` as a command line that ``split(_:)`` reads back: a word bare when it can be,
+    /// else single-quoted.
+    public static func join(_ words: [String]) -> String {
+        words.map { word in
+            let bare = !word.isEmpty && word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,{}+@%".contains($0) }
+            return bare ? word : "'" + word.replacing("'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LabCatalog
 import LabCore
+import Players
 import Tournament
 
 /// `oplab learn GAME --stages FILE`: a learning as a sequence of `oplab learn` runs
@@ -19,16 +20,14 @@ extension LearnCommand {
             var commands: [LearnCommand] = []
             for k in plan.stages.indices {
                 let command = try stageCommand(plan, k, directory: directory)
-                let before = LearnStages.folder(k - 1, in: directory) + "/best.model"
-                let waits = k > 0 && plan.stages[k].words.contains { $0.contains(LearnStages.previous) } && PathKind(of: before) != .file
+                let waits = plan.stages[k].readsPrevious && PathKind(of: LearnStages.bestModel(k - 1, in: directory)) != .file
                 if !waits { _ = try checked(command, plan.location(k)) }
                 commands.append(command)
             }
             if dryRun {
                 for k in commands.indices {
-                    printOutput("stage \(k + 1) (\(plan.location(k))): oplab learn \(game) "
-                                + plan.words(k, in: directory).map(\.shellQuoted).joined(separator: " ")
-                                + " --out \(LearnStages.folder(k, in: directory).shellQuoted)")
+                    let words = [game] + plan.words(k, in: directory) + ["--out", LearnStages.folder(k, in: directory)]
+                    printOutput("stage \(k + 1) (\(plan.location(k))): oplab learn " + CommandWords.join(words))
                 }
                 return
             }
@@ -37,7 +36,7 @@ extension LearnCommand {
                 let (stageEntry, request, options) = try checked(command, plan.location(k))
                 try command.learn(entry: stageEntry, request: request, options: options)
             }
-            let last = LearnStages.folder(commands.count - 1, in: directory) + "/best.model"
+            let last = LearnStages.bestModel(commands.count - 1, in: directory)
             let bytes = try BoundedFile.contents(last, limit: 1 << 31, what: "the last stage's model")
             try Files.writeAtomically(Data(bytes), to: directory + "/best.model")
             printOutput("best model: \(directory)/best.model (stage \(commands.count)'s)")
@@ -52,13 +51,11 @@ extension LearnCommand {
     /// Stage `k` as the command it stands for: its flags, and the command line's folder,
     /// threads, resume, force, quiet, rules and map.
     private func stageCommand(_ plan: LearnStages, _ k: Int, directory: String) throws -> LearnCommand {
-        var words = [game] + plan.words(k, in: directory)
+        var words = [game] + plan.words(k, in: directory) + setupWords
         words += ["--out", LearnStages.folder(k, in: directory), "--threads", String(workers.threads), "--stage-of", plan.location(k)]
         if resume { words.append("--resume") }
         if output.force { words.append("--force") }
         if output.quiet { words.append("--quiet") }
-        for rule in setup.rules { words += ["--rule", rule] }
-        if let map = setup.map { words += ["--map", map] }
         do {
             return try LearnCommand.parse(words)
         } catch {
@@ -72,10 +69,7 @@ extension LearnCommand {
     /// With --stages the file gives the learning's flags: one given on the command line as
     /// well would be silently ignored, so it is refused.
     private func refuseLearningFlags() throws(InputError) {
-        var words = [game]
-        for rule in setup.rules { words += ["--rule", rule] }
-        if let map = setup.map { words += ["--map", map] }
-        guard let plain = try? LearnCommand.parse(words) else { return }
+        guard let plain = try? LearnCommand.parse([game] + setupWords) else { return }
         // The identity leaves the generations out (a resume may ask for more).
         let given = try parse().1.identity + ["generations: \(generations)"]
         let defaults = try plain.parse().1.identity + ["generations: \(plain.generations)"]
@@ -87,12 +81,9 @@ extension LearnCommand {
             throw InputError("--stages: the stages file gives the learning's flags; with --stages the command line takes only --out, --threads, --resume, --force, --quiet, --rule and --map")
         }
     }
-}
 
-private extension String {
-    /// The word as a POSIX shell reads it back: bare when it can be, else single-quoted.
-    var shellQuoted: String {
-        let plain = !isEmpty && allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,{}+@%".contains($0) }
-        return plain ? self : "'" + replacing("'", with: "'\\''") + "'"
+    /// The command line's rules and map, as flags every stage gets.
+    private var setupWords: [String] {
+        setup.rules.flatMap { ["--rule", $0] } + (setup.map.map { ["--map", $0] } ?? [])
     }
 }

@@ -18,6 +18,9 @@ public struct LearnStages: Sendable, Equatable {
         public let line: Int
         /// Its flags as written, `{previous}` not yet replaced.
         public let words: [String]
+
+        /// Whether it reads the best model of the stage before.
+        public var readsPrevious: Bool { words.contains { $0.contains(LearnStages.previous) } }
     }
 
     /// The placeholder for the stage before's best model.
@@ -69,19 +72,23 @@ public struct LearnStages: Sendable, Equatable {
             throw InputError("\(file):\(line): \(flag.excerpt()): the command gives every stage \(commandFlags.prefix(6).joined(separator: ", ")); "
                 + "a stage may not give them")
         }
-        if first, words.contains(where: { $0.contains(previous) }) {
+        let stage = Stage(line: line, words: words)
+        if first && stage.readsPrevious {
             throw InputError("\(file):\(line): \(previous) in the first stage: there is no stage before it")
         }
-        return Stage(line: line, words: words)
+        return stage
     }
 
     /// Stage `k`'s folder inside the learning's `directory`.
     public static func folder(_ k: Int, in directory: String) -> String { directory + "/stage-\(k + 1)" }
 
+    /// Stage `k`'s best model inside the learning's `directory`.
+    public static func bestModel(_ k: Int, in directory: String) -> String { folder(k, in: directory) + "/" + LearnFolder.bestFile }
+
     /// Stage `k`'s flags, `{previous}` replaced by the best model of stage `k - 1`.
     public func words(_ k: Int, in directory: String) -> [String] {
-        let before = k > 0 ? Self.folder(k - 1, in: directory) + "/best.model" : Self.previous
-        return stages[k].words.map { $0.replacing(Self.previous, with: before) }
+        guard k > 0 else { return stages[k].words }
+        return stages[k].words.map { $0.replacing(Self.previous, with: Self.bestModel(k - 1, in: directory)) }
     }
 
     /// Where stage `k` is written: `file:line`.
