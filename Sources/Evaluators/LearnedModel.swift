@@ -69,20 +69,7 @@ public struct LearnedModel: Sendable, Equatable {
 
     /// Writes the model to `path` whole or not at all (a temporary file renamed over it).
     public func write(to path: String) throws(InputError) {
-        let temporary = path + ".partial"
-        do {
-            try Data(encoded()).write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            let reason = underlying?.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying!.code))) : "the file system refused it"
-            throw InputError("cannot write \(path): \(reason)")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw InputError("cannot write \(path): \(reason)")
-        }
+        if let reason = AtomicFile.write(encoded(), to: path) { throw InputError("cannot write \(path): \(reason)") }
     }
 
     /// Reads the model file at `path` (at most ``ValueModel/maxBytes``).

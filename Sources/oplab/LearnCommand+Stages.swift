@@ -38,7 +38,7 @@ extension LearnCommand {
             }
             let last = LearnStages.bestModel(commands.count - 1, in: directory)
             let bytes = try BoundedFile.contents(last, limit: 1 << 31, what: "the last stage's model")
-            try Files.writeAtomically(Data(bytes), to: directory + "/best.model")
+            try Files.writeAtomically(bytes, to: directory + "/best.model")
             printOutput("best model: \(directory)/best.model (stage \(commands.count)'s)")
         }
     }

@@ -17,7 +17,8 @@ struct StatusCommand: ParsableCommand {
             process on this machine holds, is marked STALLED (`oplab tournament ... --resume` \
             continues it). With several folders a last line adds them up. A tuning's folder \
             (`oplab tune`, tune.json) gets a line of its own: iteration, matches, rate, ETA and the \
-            point last measured.
+            point last measured; so does a learning's (`oplab learn`, learn.json), and each begun \
+            stage of a learning in stages (`oplab learn --stages`, DIR/stage-N).
             Example: oplab status results/overnight-shard-*-of-8
             """
     )
@@ -44,6 +45,13 @@ struct StatusCommand: ParsableCommand {
                 // So does a learning's (`oplab learn`, learn.json).
                 if FileManager.default.fileExists(atPath: directory + "/" + LearnStatus.recordFile) {
                     printOutput(try LearnStatus.line(directory, stalledAfter: stalledAfter))
+                    continue
+                }
+                // A learning in stages (`oplab learn --stages`): a line for each stage begun.
+                let stages = (0...).lazy.map { LearnStages.folder($0, in: directory) }
+                    .prefix { FileManager.default.fileExists(atPath: $0 + "/" + LearnStatus.recordFile) }
+                if !stages.isEmpty && !FileManager.default.fileExists(atPath: directory + "/" + RunRecord.fileName) {
+                    for stage in stages { printOutput(try LearnStatus.line(stage, stalledAfter: stalledAfter)) }
                     continue
                 }
                 statuses.append(try RunStatus.read(directory))

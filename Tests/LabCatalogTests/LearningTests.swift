@@ -105,6 +105,23 @@ struct LearningTests {
         #expect(csv.count == 3 && csv[1].hasPrefix("1,") && csv[2].hasPrefix("2,"))
     }
 
+    @Test("a complete learning resumed does nothing and leaves its checkpoint unread; asked for more generations it reads it (and refuses a damaged one)")
+    func resumeComplete() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try Self.learn(Self.request(generations: 1), into: folder, threads: 2)
+        let best = Self.bytes(folder + "/best.model")
+        let checkpoint = folder + "/checkpoint.bin"
+        var damaged = try #require(Self.bytes(checkpoint))
+        damaged.removeLast(4)  // it ends early
+        try damaged.write(to: URL(fileURLWithPath: checkpoint))
+        #expect(try Self.learn(Self.request(generations: 1), into: folder, threads: 1, resume: true).isEmpty)
+        #expect(Self.bytes(folder + "/best.model") == best && Self.bytes(checkpoint) == damaged)
+        #expect(throws: InputError("\(checkpoint): damaged learning checkpoint (it ends early); pass --force to start the learning over")) {
+            _ = try Self.learn(Self.request(generations: 2), into: folder, threads: 1, resume: true)
+        }
+    }
+
     @Test("a warm start on a teacher's games: the same bytes on 1 and 2 threads and across a resume; it changes what generation 1 learns from; the request records it")
     func warmStart() throws {
         var request = Self.request(generations: 2)

@@ -101,3 +101,38 @@ struct BoundedFileTests {
         }
     }
 }
+
+@Suite("Files written whole or not at all")
+struct AtomicFileTests {
+    let folder: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-atomic-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    @Test("bytes written in chunks come out whole, each write going on where the last stopped (a 2.7 GB checkpoint came out shifted); an old file is replaced",
+          arguments: [1, 7, 4_096, 1 << 30])
+    func chunks(chunk: Int) throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/checkpoint.bin"
+        try Data(repeating: 9, count: 50_000).write(to: URL(fileURLWithPath: path))
+        var rng = LabRandom(seed: 3)
+        let bytes = (0..<10_007).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        #expect(AtomicFile.write(bytes, to: path, chunk: chunk) == nil)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes)
+        #expect(!FileManager.default.fileExists(atPath: path + AtomicFile.partialSuffix))
+    }
+
+    @Test("a missing folder, or a folder where the file should go: the reason, nothing replaced, no partial file left")
+    func failure() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(AtomicFile.write([1, 2, 3], to: folder + "/none/file") == "No such file or directory")
+        let taken = folder + "/taken"
+        try FileManager.default.createDirectory(atPath: taken, withIntermediateDirectories: false)
+        #expect(AtomicFile.write([1, 2, 3], to: taken) == "Is a directory")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: taken, isDirectory: &isFolder) && isFolder.boolValue)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["taken"])
+    }
+}

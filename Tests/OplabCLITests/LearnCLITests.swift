@@ -49,7 +49,7 @@ struct LearnCLITests {
         return String(decoding: data.prefix(4_096), as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("checksum:") }.map(String.init)
     }
 
-    @Test("--stages: two stages give the weights of their two commands run one after the other, DIR/best.model the last's; a stage's bad flag names its line, a learning flag beside --stages is refused, and neither writes anything")
+    @Test("--stages: two stages give the weights of their two commands run one after the other, DIR/best.model the last's, kept by a resume, status a line a stage; a stage's bad flag names its line, a learning flag beside --stages is refused, and neither writes anything")
     func stages() throws {
         let scratch = try Scratch("learn-stages")
         defer { scratch.remove() }
@@ -74,6 +74,16 @@ struct LearnCLITests {
         #expect(Self.checksum(scratch("staged/stage-2/best.model")) == expected)
         #expect(Self.checksum(scratch("staged/best.model")) == expected)
         #expect(Self.checksum(scratch("staged/stage-1/best.model")) == Self.checksum(model))
+        // Resumed when complete: each stage says so and keeps its model; status has a line a stage.
+        let again = try runArray(["learn", "connect4", "--stages", file, "--out", scratch("staged"), "--resume"])
+        #expect(again.status == 0 && again.stderr.components(separatedBy: ": complete, generation 1 of 1 done; its best model stands").count == 3, "\(again.stderr)")
+        #expect(Self.checksum(scratch("staged/best.model")) == expected)
+        let status = try runArray(["status", scratch("staged")])
+        let lines = status.stdout.split(separator: "\n")
+        #expect(status.status == 0 && lines.count == 2, "\(status.stdout)\(status.stderr)")
+        for (k, line) in lines.enumerated() {
+            #expect(line.hasPrefix("\(scratch("staged"))/stage-\(k + 1): learning connect4, complete, generation 1 of 1"), "\(line)")
+        }
 
         let bad = scratch("bad.stages")
         try "--generations 1\n--sims 0\n".write(toFile: bad, atomically: true, encoding: .utf8)

@@ -148,7 +148,10 @@ struct LearnFolder {
 
     /// The state to go on from: fresh (`initial` as the best), or the checkpoint of a
     /// resumed learning made with the same request.
-    func start(initial: PolicyValueNet) throws(InputError) -> LearnState {
+    /// - Returns: nil when `--resume` finds the learning done (its record counts the
+    ///   generations asked for and the best model is written): its checkpoint, gigabytes
+    ///   after a teacher's warm start, is not read for nothing.
+    func start(initial: PolicyValueNet) throws(InputError) -> LearnState? {
         let contents = ResultsLock.contents(of: directory).filter { !$0.hasSuffix(".partial") }
         let fresh = LearnState(generation: 0, best: initial, trainee: initial, adam: nil, buffer: ReplayBuffer(), records: [], lines: [])
         if contents.isEmpty {
@@ -156,7 +159,7 @@ struct LearnFolder {
             return fresh
         }
         if resume {
-            let record = try readRecord()
+            let (record, done) = try readRecord()
             let identity = request.identity
             // Optional lines (teachers, init, symmetries) make the lists' lengths differ.
             let line = { (lines: [String], k: Int) in k < lines.count ? lines[k] : "nothing more" }
@@ -164,6 +167,7 @@ struct LearnFolder {
                 throw InputError("\(path(Self.recordFile)): the learning there was made with \(line(record, k)), not \(line(identity, k)); "
                     + "resume with the same flags, or pass --force to start over")
             }
+            if done >= request.generations && PathKind(of: path(Self.bestFile)) == .file { return nil }
             guard PathKind(of: path(Self.checkpointFile)) == .file else { try checkpoint(fresh); return fresh }
             return try readCheckpoint(initial: initial)
         }
@@ -175,14 +179,14 @@ struct LearnFolder {
         return fresh
     }
 
-    /// The request lines of `learn.json`.
-    private func readRecord() throws(InputError) -> [String] {
+    /// The request lines of `learn.json` and the generations it counts done.
+    private func readRecord() throws(InputError) -> (request: [String], done: Int) {
         let bytes = try BoundedFile.contents(path(Self.recordFile), limit: 1 << 20, what: "the learning's record")
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               let identity = object["request"] as? [String] else {
             throw InputError("\(path(Self.recordFile)): not a learning's record (no request); pass --force to start over")
         }
-        return identity
+        return (identity, object["generationsDone"] as? Int ?? 0)
     }
 
     /// Writes the checkpoint, then `generations.csv` and `learn.json`, each whole.
@@ -197,7 +201,7 @@ struct LearnFolder {
         Self.put(Int32(adam.step), &bytes)
         state.buffer.encoded(into: &bytes)
         let lines = state.lines + state.records.map(\.line)
-        try Files.writeAtomically(Data(bytes), to: path(Self.checkpointFile))
+        try Files.writeAtomically(bytes, to: path(Self.checkpointFile))
         try Files.writeAtomically(([GenerationRecord.header(anchors: request.anchors)] + lines).joined(separator: "\n") + "\n",
                                   to: path(Self.generationsFile))
         try writeRecord(status: state.generation == request.generations ? "complete" : "running", generation: state.generation)

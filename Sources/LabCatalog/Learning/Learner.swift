@@ -186,7 +186,10 @@ struct Learner<G: Game, E: FeatureEncoder>: GameLearning where E.Observation == 
             ?? PolicyValueNet(shape: shape, seed: Seeds.derive(request.seed, 0x1ea7))
         let folder = try LearnFolder(options: options, request: request)
         BLASThreads.pinToOne()
-        var state = try folder.start(initial: initial)
+        guard var state = try folder.start(initial: initial) else {
+            progress("\(options.directory): complete, generation \(request.generations) of \(request.generations) done; its best model stands")
+            return []
+        }
         var records = state.records
         if state.generation > 0 { progress("resuming \(options.directory) after generation \(state.generation) of \(request.generations)") }
         if state.generation == 0 && state.buffer.count == 0 && !request.teachers.isEmpty {

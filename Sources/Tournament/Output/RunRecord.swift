@@ -275,25 +275,18 @@ public struct ResolvedConfig: Codable, Equatable, Sendable {
 /// File helpers with errors that name the path.
 public enum Files {
     /// Writes `data` to a temporary file beside `path` and renames it over `path`
-    /// (rename(2) replaces atomically), so a reader or a crash never leaves half a file
-    /// or none.
+    /// (``AtomicFile``), so a reader or a crash never leaves half a file or none.
     public static func writeAtomically(_ data: Data, to path: String) throws(InputError) {
-        let temporary = path + partialSuffix
-        do {
-            try data.write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw InputError("cannot write \(temporary): \(Files.reason(error))")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw InputError("cannot write \(path): \(reason)")
-        }
+        if let reason = data.withUnsafeBytes({ AtomicFile.write($0, to: path) }) { throw InputError("cannot write \(path): \(reason)") }
+    }
+
+    /// As the `Data` form, straight from the array (a checkpoint of gigabytes, not copied).
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(InputError) {
+        if let reason = AtomicFile.write(bytes, to: path) { throw InputError("cannot write \(path): \(reason)") }
     }
 
     /// What a file being written is called until it is renamed into place.
-    static let partialSuffix = ".partial"
+    static let partialSuffix = AtomicFile.partialSuffix
 
     /// Removes what a killed or failed writer left half-written in `directory`
     /// (`*.partial`). Call it only while holding the folder's ``ResultsLock``: then no
