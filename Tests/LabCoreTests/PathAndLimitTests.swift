@@ -58,13 +58,19 @@ struct InputErrorLengthTests {
     }
 }
 
+/// A new empty folder under the temporary directory, named PREFIX-UUID.
+private func scratchFolder(_ prefix: String) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    return folder
+}
+
 @Suite("Input files read no further than a limit")
 struct BoundedFileTests {
     let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-bounded-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try scratchFolder("oplab-bounded")
     }
 
     @Test("a file within the limit is read whole; one byte over is refused naming the limit")
@@ -107,8 +113,7 @@ struct AtomicFileTests {
     let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-atomic-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try scratchFolder("oplab-atomic")
     }
 
     @Test("bytes written in chunks come out whole, each write going on where the last stopped (a 2.7 GB checkpoint came out shifted); an old file is replaced",
