@@ -159,7 +159,7 @@ struct LearnCommand: ParsableCommand {
     func learn(entry: any GameEntry, request: LearnRequest, options: LearnOptions) throws(InputError) {
         guard let learning = entry.learning else { throw InputError("\(entry.name) cannot be learned yet") }
         if let warning = BLASKernel.warning { printError("warning: \(warning)") }
-        output.progress("learn \(entry.name): \(request.generations) generations of \(request.games) games, \(request.sims) simulations, "
+        output.progress("learn \(entry.name): \(request.generations) generation\(request.generations == 1 ? "" : "s") of \(request.games) games, \(request.sims) simulations, "
                         + "network \(request.width) wide with \(request.blocks) blocks, BLAS \(BLASKernel.coreName) -> \(options.directory)")
         let quiet = output.quiet
         let records = try learning.learn(request, options: options) { line in if !quiet { printError(line) } }

@@ -77,6 +77,7 @@ struct LearnCLITests {
         // Resumed when complete: each stage says so and keeps its model; status has a line a stage.
         let again = try runArray(["learn", "connect4", "--stages", file, "--out", scratch("staged"), "--resume"])
         #expect(again.status == 0 && again.stderr.components(separatedBy: ": complete, generation 1 of 1 done; its best model stands").count == 3, "\(again.stderr)")
+        #expect(again.stderr.components(separatedBy: "learn connect4: 1 generation of 8 games, 4 simulations").count == 3, "\(again.stderr)")
         #expect(Self.checksum(scratch("staged/best.model")) == expected)
         let status = try runArray(["status", scratch("staged")])
         let lines = status.stdout.split(separator: "\n")
@@ -102,7 +103,7 @@ struct LearnCLITests {
         let folder = packageRoot + "/configs/learn"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".stages") }.sorted()
         #expect(files == ["quortex-4.stages", "quortex.stages", "rail.stages"])
-        for (file, count) in zip(files, [3, 5, 3]) {
+        for (file, count) in zip(files, [4, 5, 3]) {
             let game = file.hasPrefix("rail") ? "rail" : "quortex"
             let run = try runArray(["learn", game, "--stages", folder + "/" + file, "--dry-run", "--out", scratch("out")])
             #expect(run.status == 0, "\(file): \(run.stderr)")
