@@ -88,21 +88,20 @@ struct ConnectFourProtocolTests {
                 state.apply(action)
             }
         }
-        try P.validate(hellos, schema: "hello", in: folder, valid: true)
-        try P.validate(turns, schema: "turn", in: folder, valid: true)
-        try P.validate(played, schema: "played", in: folder, valid: true)
+        var checks = SchemaChecks()
+        checks.add(hellos, schema: P.schema("hello"), valid: true)
+        checks.add(turns, schema: P.schema("turn"), valid: true)
+        checks.add(played, schema: P.schema("played"), valid: true)
         // The schemas reject what is not the game's: each line is wrong in one field.
         let turn = turns[5]
-        try P.validate([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","hidden":1"#),
-                        turn.replacingOccurrences(of: #""action":{"column":"#, with: #""action":{"column":9,"x":"#),
-                        turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"resign""#),
-                        turn.replacingOccurrences(of: #""board":[["#, with: #""board":[[2,"#)],
-                       schema: "turn", in: folder, valid: false)
-        try P.validate([hellos[0].replacingOccurrences(of: #""rules":{}"#, with: #""rules":{"rows":7}"#),
-                        hellos[0].replacingOccurrences(of: #""rows":6"#, with: #""rows":7"#)],
-                       schema: "hello", in: folder, valid: false)
-        try P.validate([played[0].replacingOccurrences(of: #""text":"drop c"#, with: #""text":"drop column "#)],
-                       schema: "played", in: folder, valid: false)
+        checks.add([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","hidden":1"#),
+                    turn.replacingOccurrences(of: #""action":{"column":"#, with: #""action":{"column":9,"x":"#),
+                    turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"resign""#),
+                    turn.replacingOccurrences(of: #""board":[["#, with: #""board":[[2,"#)], schema: P.schema("turn"), valid: false)
+        checks.add([hellos[0].replacingOccurrences(of: #""rules":{}"#, with: #""rules":{"rows":7}"#),
+                    hellos[0].replacingOccurrences(of: #""rows":6"#, with: #""rows":7"#)], schema: P.schema("hello"), valid: false)
+        checks.add([played[0].replacingOccurrences(of: #""text":"drop c"#, with: #""text":"drop column "#)], schema: P.schema("played"), valid: false)
+        try P.expectVerdicts(checks, in: folder)
     }
 
     /// The examples in docs/protocol/connect4.md are these bytes; on a mismatch the test
@@ -140,12 +139,12 @@ enum P {
         ProtocolLines.played(C4.game, seat: seat, action: action, match: match)
     }
 
-    /// Validates each of `lines` against docs/schemas/connect4/SCHEMA.schema.json with
-    /// python3's jsonschema (Draft 2020-12); `valid` says which verdict every line must get.
-    static func validate(_ lines: [String], schema: String, in folder: URL, valid: Bool) throws {
-        let file = root.appendingPathComponent("docs/schemas/connect4/\(schema).schema.json")
-        let (passed, output) = try SchemaValidation.check(lines, schema: file, in: folder, valid: valid)
-        #expect(passed, "\(schema).schema.json, \(lines.count) lines expected \(valid ? "valid" : "invalid") (needs python3 with jsonschema 4.x): \(output.prefix(2000))")
+    /// docs/schemas/connect4/NAME.schema.json.
+    static func schema(_ name: String) -> URL { root.appendingPathComponent("docs/schemas/connect4/\(name).schema.json") }
+
+    /// Checks every set of `checks` in one python3 process (jsonschema, Draft 2020-12).
+    static func expectVerdicts(_ checks: SchemaChecks, in folder: URL) throws {
+        for outcome in try checks.run(in: folder) { #expect(outcome.passed, "\(outcome)") }
     }
 
     /// The examples docs/protocol/connect4.md shows: the `hello`, and a `turn` and a

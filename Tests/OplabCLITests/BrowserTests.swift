@@ -50,8 +50,8 @@ struct BrowserTests {
             let dom = try Browser.load(scratch(file))
             #expect(dom.count(of: "class=\"city\"") == 36, "\(file)")
             #expect(dom.count(of: "class=\"railroad\"") == 80, "\(file)")
+            if file == "replay.html" { #expect(dom.contains("data-step")) }
         }
-        #expect(try Browser.load(scratch("replay.html")).contains("data-step"))
     }
 
     @Test("play quortex --svg --html: both load without errors and show 37 cells with every placed tile's three channels")

@@ -44,37 +44,51 @@ import Testing
         session.close()
     }
 
-    /// Validates each line of `file` against the schema its `type` names: `GAME/TYPE` for
-    /// hello, turn and played, `TYPE` for the rest. Returns python's report.
-    static func validate(_ file: String, game: String) throws -> (status: Int32, output: String) {
+    /// Validates each line of each of `files` against the schema its `type` names:
+    /// `GAME/TYPE` for hello, turn and played, `TYPE` for the rest; one python3 process for
+    /// all. Returns a verdict a file: status 0 and the counts of each type, or 1 and the
+    /// first error (status 2 for all when python3 failed, with what it said).
+    static func validate(_ files: [String], game: String) throws -> [(status: Int32, output: String)] {
         let script = """
             import json, sys, jsonschema
-            root, game, path = sys.argv[1], sys.argv[2], sys.argv[3]
+            root, game, out, paths = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
             per_game = {"hello", "turn", "played"}
-            counts = {}
-            for n, line in enumerate(open(path), 1):
-                message = json.loads(line)
-                kind = message["type"]
-                name = f"{game}/{kind}" if kind in per_game else kind
-                schema = json.load(open(f"{root}/docs/schemas/{name}.schema.json"))
-                jsonschema.Draft202012Validator.check_schema(schema)
-                errors = list(jsonschema.Draft202012Validator(schema).iter_errors(message))
-                if errors:
-                    print(f"line {n} ({kind}): {errors[0].message}")
-                    sys.exit(1)
-                counts[kind] = counts.get(kind, 0) + 1
-            print(" ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+            validators, verdicts = {}, []
+            def check(path):
+                counts = {}
+                for n, line in enumerate(open(path), 1):
+                    message = json.loads(line)
+                    kind = message["type"]
+                    name = f"{game}/{kind}" if kind in per_game else kind
+                    if name not in validators:
+                        schema = json.load(open(f"{root}/docs/schemas/{name}.schema.json"))
+                        jsonschema.Draft202012Validator.check_schema(schema)
+                        validators[name] = jsonschema.Draft202012Validator(schema)
+                    errors = list(validators[name].iter_errors(message))
+                    if errors:
+                        return [1, f"line {n} ({kind}): {errors[0].message}"]
+                    counts[kind] = counts.get(kind, 0) + 1
+                return [0, " ".join(f"{k}={v}" for k, v in sorted(counts.items()))]
+            for path in paths:
+                verdicts.append(check(path))
+            json.dump(verdicts, open(out, "w"))
             """
+        let out = NSTemporaryDirectory() + "oplab-verdicts-" + UUID().uuidString + ".json"
+        defer { try? FileManager.default.removeItem(atPath: out) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, root, game, file]
+        process.arguments = ["python3", "-c", script, root, game, out] + files
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let verdicts = FileManager.default.contents(atPath: out).flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [[Any]] }
+        guard process.terminationStatus == 0, let verdicts, verdicts.count == files.count else {
+            return files.map { _ in (2, "python3 exited \(process.terminationStatus): \(said)") }
+        }
+        return verdicts.map { (Int32($0.first as? Int ?? 2), $0.last as? String ?? "") }
     }
 
     static func scratch() throws -> String {
@@ -86,12 +100,12 @@ import Testing
     @Test func everyRailMessageEitherWayMatchesItsSchema() throws {
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Self.record(try RailGame(map: RailMapFile.load(path: nil), rules: RailRules(), seatCount: 2), matches: 4, into: folder)
-        let received = try Self.validate(folder + "/received.jsonl", game: "rail")
+        try Self.record(try RailGame(map: RailMapFile.load(path: nil), rules: RailRules(), seatCount: 2), matches: 2, into: folder)
+        let verdicts = try Self.validate([folder + "/received.jsonl", folder + "/sent.jsonl"], game: "rail")
+        let (received, sent) = (verdicts[0], verdicts[1])
         #expect(received.status == 0, "\(received.output)")
-        // Every message type the lab sends, in a session with `follow`.
-        for kind in ["hello=", "start=4", "turn=", "played=", "end=4", "quit="] { #expect(received.output.contains(kind), "\(received.output)") }
-        let sent = try Self.validate(folder + "/sent.jsonl", game: "rail")
+        // Every message type the lab sends, in a session with `follow` (the bot in each seat once).
+        for kind in ["hello=", "start=2", "turn=", "played=", "end=2", "quit="] { #expect(received.output.contains(kind), "\(received.output)") }
         #expect(sent.status == 0, "\(sent.output)")
         #expect(sent.output.contains("ready=") && sent.output.contains("action="), "\(sent.output)")
         // The user's options arrive typed as the bot declared them.
@@ -104,10 +118,10 @@ import Testing
         let folder = try Self.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.record(try QuortexGame(seatCount: 2), matches: 4, into: folder)
-        let received = try Self.validate(folder + "/received.jsonl", game: "quortex")
+        let verdicts = try Self.validate([folder + "/received.jsonl", folder + "/sent.jsonl"], game: "quortex")
+        let (received, sent) = (verdicts[0], verdicts[1])
         #expect(received.status == 0, "\(received.output)")
         for kind in ["hello=", "start=4", "turn=", "played=", "end=4", "quit="] { #expect(received.output.contains(kind), "\(received.output)") }
-        let sent = try Self.validate(folder + "/sent.jsonl", game: "quortex")
         #expect(sent.status == 0, "\(sent.output)")
     }
 
@@ -125,10 +139,13 @@ import Testing
             #"{"type":"ready","name":"x","options":[{"name":"a","type":"bool","min":0}]}"#,
             #"{"type":"quit","now":true}"#,
         ]
-        for line in broken {
-            try (line + "\n").write(toFile: folder + "/one.jsonl", atomically: true, encoding: .utf8)
-            #expect(try Self.validate(folder + "/one.jsonl", game: "rail").status != 0, "\(line)")
+        var files: [String] = []
+        for (n, line) in broken.enumerated() {
+            files.append(folder + "/broken-\(n).jsonl")
+            try (line + "\n").write(toFile: files[n], atomically: true, encoding: .utf8)
         }
+        let verdicts = try Self.validate(files, game: "rail")
+        for (line, verdict) in zip(broken, verdicts) { #expect(verdict.status == 1, "\(line): \(verdict.output)") }
     }
 
     /// The turn line a seat is sent, for a state.

@@ -281,16 +281,17 @@ struct QuortexProtocolTests {
                 state.apply(action)
             }
         }
-        try P.validate(hellos, schema: "hello", in: folder, valid: true)
-        try P.validate(turns, schema: "turn", in: folder, valid: true)
-        try P.validate(played, schema: "played", in: folder, valid: true)
+        var checks = SchemaChecks()
+        checks.add(hellos, schema: P.schema("hello"), valid: true)
+        checks.add(turns, schema: P.schema("turn"), valid: true)
+        checks.add(played, schema: P.schema("played"), valid: true)
         // The schemas reject what is not the game's: each line is wrong in one field.
         let turn = turns[3], hello = hellos[0]
-        try P.validate([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","bag_order":[1,2]"#)],
-                       schema: "turn", in: folder, valid: false)
-        try P.validate([turn.replacingOccurrences(of: #""rotation":"#, with: #""rotation":6,"x":"#)], schema: "turn", in: folder, valid: false)
-        try P.validate([hello.replacingOccurrences(of: #""turn_order":"#, with: #""turn_orders":"#)], schema: "hello", in: folder, valid: false)
-        try P.validate([played[0].replacingOccurrences(of: #""text":""#, with: #""text":"T0 "#)], schema: "played", in: folder, valid: false)
+        checks.add([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","bag_order":[1,2]"#)], schema: P.schema("turn"), valid: false)
+        checks.add([turn.replacingOccurrences(of: #""rotation":"#, with: #""rotation":6,"x":"#)], schema: P.schema("turn"), valid: false)
+        checks.add([hello.replacingOccurrences(of: #""turn_order":"#, with: #""turn_orders":"#)], schema: P.schema("hello"), valid: false)
+        checks.add([played[0].replacingOccurrences(of: #""text":""#, with: #""text":"T0 "#)], schema: P.schema("played"), valid: false)
+        try P.expectVerdicts(checks, in: folder)
     }
 
     // MARK: docs
@@ -367,12 +368,12 @@ enum P {
         ProtocolLines.played(game, seat: seat, action: action, match: match)
     }
 
-    /// Validates each of `lines` against docs/schemas/quortex/SCHEMA.schema.json with
-    /// python3's jsonschema (Draft 2020-12); `valid` says which verdict every line must get.
-    static func validate(_ lines: [String], schema: String, in folder: URL, valid: Bool) throws {
-        let file = root.appendingPathComponent("docs/schemas/quortex/\(schema).schema.json")
-        let (passed, output) = try SchemaValidation.check(lines, schema: file, in: folder, valid: valid)
-        #expect(passed, "\(schema).schema.json, \(lines.count) lines expected \(valid ? "valid" : "invalid") (needs python3 with jsonschema 4.x): \(output.prefix(2000))")
+    /// docs/schemas/quortex/NAME.schema.json.
+    static func schema(_ name: String) -> URL { root.appendingPathComponent("docs/schemas/quortex/\(name).schema.json") }
+
+    /// Checks every set of `checks` in one python3 process (jsonschema, Draft 2020-12).
+    static func expectVerdicts(_ checks: SchemaChecks, in folder: URL) throws {
+        for outcome in try checks.run(in: folder) { #expect(outcome.passed, "\(outcome)") }
     }
 
     /// The examples docs/protocol/quortex.md shows: a whole `hello` of a radius-1 board,

@@ -71,23 +71,22 @@ struct TicTacToeProtocolTests {
                 state.apply(action)
             }
         }
-        try TP.validate(hellos, schema: "hello", in: folder, valid: true)
-        try TP.validate(turns, schema: "turn", in: folder, valid: true)
-        try TP.validate(played, schema: "played", in: folder, valid: true)
+        var checks = SchemaChecks()
+        checks.add(hellos, schema: TP.schema("hello"), valid: true)
+        checks.add(turns, schema: TP.schema("turn"), valid: true)
+        checks.add(played, schema: TP.schema("played"), valid: true)
         // The schemas reject what is not the game's: each line is wrong in one field.
         let turn = turns[3]
-        try TP.validate([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","hidden":1"#),
-                         turn.replacingOccurrences(of: #""action":{"cell":"#, with: #""action":{"cell":9,"x":"#),
-                         turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"resign""#),
-                         turn.replacingOccurrences(of: #""board":[["#, with: #""board":[[2,"#),
-                         turn.replacingOccurrences(of: #""text":"mark r"#, with: #""text":"mark row "#)],
-                        schema: "turn", in: folder, valid: false)
-        try TP.validate([hellos[0].replacingOccurrences(of: #""rules":{}"#, with: #""rules":{"rows":4}"#),
-                         hellos[0].replacingOccurrences(of: #""rows":3"#, with: #""rows":4"#)],
-                        schema: "hello", in: folder, valid: false)
-        try TP.validate([played[0].replacingOccurrences(of: #""text":"mark r"#, with: #""text":"mark cell "#),
-                         played[0].replacingOccurrences(of: #""col":"#, with: #""col":3,"x":"#)],
-                        schema: "played", in: folder, valid: false)
+        checks.add([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","hidden":1"#),
+                    turn.replacingOccurrences(of: #""action":{"cell":"#, with: #""action":{"cell":9,"x":"#),
+                    turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"resign""#),
+                    turn.replacingOccurrences(of: #""board":[["#, with: #""board":[[2,"#),
+                    turn.replacingOccurrences(of: #""text":"mark r"#, with: #""text":"mark row "#)], schema: TP.schema("turn"), valid: false)
+        checks.add([hellos[0].replacingOccurrences(of: #""rules":{}"#, with: #""rules":{"rows":4}"#),
+                    hellos[0].replacingOccurrences(of: #""rows":3"#, with: #""rows":4"#)], schema: TP.schema("hello"), valid: false)
+        checks.add([played[0].replacingOccurrences(of: #""text":"mark r"#, with: #""text":"mark cell "#),
+                    played[0].replacingOccurrences(of: #""col":"#, with: #""col":3,"x":"#)], schema: TP.schema("played"), valid: false)
+        try TP.expectVerdicts(checks, in: folder)
     }
 
     /// The examples in docs/protocol/tictactoe.md are these bytes; on a mismatch the test
@@ -138,12 +137,12 @@ enum TP {
         ProtocolLines.played(game, seat: seat, action: action, match: match)
     }
 
-    /// Validates each of `lines` against docs/schemas/tictactoe/SCHEMA.schema.json with
-    /// python3's jsonschema (Draft 2020-12); `valid` says which verdict every line must get.
-    static func validate(_ lines: [String], schema: String, in folder: URL, valid: Bool) throws {
-        let file = root.appendingPathComponent("docs/schemas/tictactoe/\(schema).schema.json")
-        let (passed, output) = try SchemaValidation.check(lines, schema: file, in: folder, valid: valid)
-        #expect(passed, "\(schema).schema.json, \(lines.count) lines expected \(valid ? "valid" : "invalid") (needs python3 with jsonschema 4.x): \(output.prefix(2000))")
+    /// docs/schemas/tictactoe/NAME.schema.json.
+    static func schema(_ name: String) -> URL { root.appendingPathComponent("docs/schemas/tictactoe/\(name).schema.json") }
+
+    /// Checks every set of `checks` in one python3 process (jsonschema, Draft 2020-12).
+    static func expectVerdicts(_ checks: SchemaChecks, in folder: URL) throws {
+        for outcome in try checks.run(in: folder) { #expect(outcome.passed, "\(outcome)") }
     }
 
     /// The examples docs/protocol/tictactoe.md shows: the `hello`, and a `turn` and a
