@@ -13,12 +13,13 @@ build: setup      ## release build of the oplab command
 run: build        ## the main job: the quickstart tournament into results/quickstart/ (replaced each time)
 	$(OPLAB) tournament configs/quickstart.yaml --force
 
-# The tests start python3 a few hundred times (bots, schema checks); the interpreter's own
-# folder goes first on the PATH, so a version manager's shim (pyenv's runs bash and pyenv
-# each time) is resolved once, not at every start.
+# The tests start python3 about 550 times: scripts/test-python.sh links the interpreter
+# they run (Debian's when it has jsonschema) first on their PATH. The build runs with the
+# PATH as it is: SwiftPM builds everything again when the PATH it sees changes.
 test: setup       ## every test suite (Swift Testing), built optimized: the engines and the oplab the CLI tests launch run at release speed
-	python="$$(python3 -c 'import os, sys; print(os.path.dirname(sys.executable))')" && \
-		PATH="$$python:$$PATH" $(SWIFT) test -c release -Xswiftc -enable-testing
+	$(SWIFT) build --build-tests -c release -Xswiftc -enable-testing
+	@scripts/test-python.sh
+	PATH="$$PWD/.build/test-python:$$PATH" $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build
 
 bench: setup      ## package-benchmark suites in Benchmarks/, then the hot paths' allocation thresholds
 	cd Benchmarks && $(SWIFT) package --disable-sandbox benchmark

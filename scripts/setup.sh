@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine with Swift lacks for Opponent Lab:
-# pkg-config, OpenBLAS (libopenblas-dev) and zlib (zlib1g-dev); Python 3 with jsonschema and Node.js, which
-# the example bots run on and the protocol tests use (python3, python3-jsonschema,
-# nodejs); with --with-browser also Chromium, which the page tests drive headless; with
-# --with-slurm also MUNGE and Slurm (munge, slurm-wlm), which
-# scripts/cluster/slurm-local-test.sh runs a one-node cluster with; with --with-valgrind
-# also Valgrind and binutils' strip, which scripts/speed-check.sh counts instructions
-# with. Idempotent; quiet when all is there.
+# Installs what a fresh Debian machine with Swift lacks for Opponent Lab: pkg-config,
+# OpenBLAS (libopenblas-dev) and zlib (zlib1g-dev); Python 3 with jsonschema and Node.js,
+# which the example bots run on and the protocol tests use (python3, python3-jsonschema,
+# the latter also for Debian's python3 when the PATH's is another, nodejs); with
+# --with-browser also Chromium, which the page tests drive headless; with --with-slurm
+# also MUNGE and Slurm (munge, slurm-wlm), which scripts/cluster/slurm-local-test.sh runs
+# a one-node cluster with; with --with-valgrind also Valgrind and binutils' strip, which
+# scripts/speed-check.sh counts instructions with. Idempotent; quiet when all is there.
 #
 # Without systemd (a container, a CI machine) and without /usr/sbin/policy-rc.d, apt
 # would start the packages' init scripts (munged at least) and leave those daemons
@@ -44,6 +44,10 @@ command -v node >/dev/null 2>&1 || need+=(nodejs)
 if ! command -v python3 >/dev/null 2>&1; then
   need+=(python3 python3-jsonschema)
 elif ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+  need+=(python3-jsonschema)
+fi
+# The tests run Debian's python3 when there is one (scripts/test-python.sh): with jsonschema.
+if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1; then
   need+=(python3-jsonschema)
 fi
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists openblas; then
@@ -88,8 +92,9 @@ if $browser; then
   has chromium || { echo "setup: chromium still not found" >&2; exit 1; }
 fi
 if $valgrind; then
-  command -v valgrind >/dev/null 2>&1 || need+=(valgrind)
-  command -v strip >/dev/null 2>&1 || need+=(binutils)
+  for command in valgrind strip; do
+    command -v $command >/dev/null 2>&1 || { echo "setup: $command still not found" >&2; exit 1; }
+  done
 fi
 if $slurm; then
   for command in munged mungekey slurmctld slurmd sbatch; do

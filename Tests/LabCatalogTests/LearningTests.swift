@@ -10,7 +10,7 @@ import Testing
 /// `oplab learn` in process, on Connect Four at a tiny size: the same bytes at any thread
 /// count and across a resume; its models play as `alphazero` and `policy`; bad models and
 /// knobs are refused.
-@Suite("Learning by self-play", .serialized)
+@Suite("Learning by self-play")
 struct LearningTests {
     static func request(generations: Int) -> LearnRequest {
         var request = LearnRequest(game: "connect4")

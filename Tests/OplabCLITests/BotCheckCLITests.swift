@@ -5,7 +5,7 @@ import Testing
 // (Tests/OplabCLITests/Bots/, breaking the matches whose id is divisible by 3) fails with
 // its fault's kind; bad input is exit 2.
 
-@Suite("oplab bot check", .serialized)
+@Suite("oplab bot check")
 struct BotCheckCLITests {
     @Test("Each example bot is conformant", arguments: [
         ("rail", "python3 examples/bots/random_bot.py"),

@@ -37,7 +37,7 @@ private func fileSize(_ path: String) -> Int {
 /// The files besides the rows that a compact and a plain rail run share byte for byte.
 private let otherFiles = ["summary.csv", "pairwise.csv", "ratings.csv", "railroads.csv"]
 
-@Suite("Compact results on the command line", .serialized)
+@Suite("Compact results on the command line")
 struct CompactCLITests {
     @Test("kill -9 at 5 moments from a fixed seed, then --resume: the rows (and the members) are an uninterrupted run's")
     func killAndResumeFiveTimes() throws {

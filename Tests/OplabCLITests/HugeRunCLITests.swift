@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs of any size start at once: the block list is never built.
-@Suite("Blocks by index", .serialized)
+@Suite("Blocks by index")
 struct HugeRunCLITests {
     @Test("blocks: 10^12 starts at once and writes rows (the block list is never built)")
     func hugeBlocksStart() throws {

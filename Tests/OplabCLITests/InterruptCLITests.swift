@@ -20,7 +20,7 @@ private func rowsWritten(_ folder: String, compact: Bool) throws -> Int {
     return max(0, data.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } - 1)
 }
 
-@Suite("Interrupted runs: SIGINT and SIGTERM", .serialized)
+@Suite("Interrupted runs: SIGINT and SIGTERM")
 struct InterruptCLITests {
     @Test("SIGINT or SIGTERM once rows are on disk: run.json holds the blocks done, one line says how to continue, exit 128 + n; --resume gives the uninterrupted run's bytes",
           arguments: [Interrupt(signal: SIGINT, name: "SIGINT", compact: false), Interrupt(signal: SIGTERM, name: "SIGTERM", compact: true)])

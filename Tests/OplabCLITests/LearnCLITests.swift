@@ -3,7 +3,7 @@ import Testing
 
 /// `oplab learn` end to end: kill -9 and --resume, and bad input refused before anything
 /// is written (the loop itself is tested in-process in LabCatalogTests' LearningTests).
-@Suite("oplab learn", .serialized)
+@Suite("oplab learn")
 struct LearnCLITests {
     static let small = ["learn", "connect4", "--generations", "3", "--games", "48", "--sims", "8", "--seed", "5", "--width", "16",
                         "--blocks", "1", "--gate-blocks", "4", "--anchor-blocks", "0", "--quiet"]

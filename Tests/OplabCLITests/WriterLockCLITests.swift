@@ -41,7 +41,7 @@ final class BackgroundRun {
 }
 
 /// One writer per results folder: a second process is refused at once, naming the holder.
-@Suite("One writer per results folder", .serialized)
+@Suite("One writer per results folder")
 struct WriterLockCLITests {
     @Test("a second writer of a running folder is refused at once with exit 2 naming the holder's pid; kill -9 frees it")
     func secondWriterRefused() throws {

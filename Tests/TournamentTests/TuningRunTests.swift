@@ -52,7 +52,7 @@ private func request(_ method: TuningMethod, _ objective: TuningObjective, budge
 
 private func spec(_ point: [Double]) -> String { "s(x=\(Calibration.number(point[0], 6)))" }
 
-@Suite("Tuning runs", .serialized)
+@Suite("Tuning runs")
 struct TuningRunTests {
     @Test("SPSA toward target=0.3 on a strength that is x itself lands within 0.06 of 0.3; the verification measures it")
     func spsaTarget() throws {
