@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "LabCoreTests", dependencies: ["LabCore"], swiftSettings: strict),
         .testTarget(name: "SearchTests", dependencies: ["Search", "LabCore", "RailGame", "Quortex", "Evaluators"], swiftSettings: strict),
         .testTarget(name: "EvaluatorsTests", dependencies: ["Evaluators", "CBLAS", "LabCore"], swiftSettings: strict),
-        .testTarget(name: "PlayersTests", dependencies: ["Players", "LabCore", "RailGame", "Quortex"], exclude: ["Bots"],
+        .testTarget(name: "PlayersTests", dependencies: ["Players", "LabCore", "RailGame", "Quortex", "GameConformance"], exclude: ["Bots"],
                     swiftSettings: strict),
         .testTarget(name: "TournamentTests", dependencies: ["Tournament", "LabCore"], swiftSettings: strict),
         .testTarget(name: "LabCatalogTests", dependencies: ["LabCatalog", "RailGame", "Quortex", "ConnectFour", "Evaluators", "LabCore"],

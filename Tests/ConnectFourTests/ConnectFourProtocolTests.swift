@@ -88,20 +88,20 @@ struct ConnectFourProtocolTests {
                 state.apply(action)
             }
         }
-        var checks = SchemaChecks()
-        checks.add(hellos, schema: P.schema("hello"), valid: true)
-        checks.add(turns, schema: P.schema("turn"), valid: true)
-        checks.add(played, schema: P.schema("played"), valid: true)
+        var checks = SchemaChecks(schemas: P.schemas)
+        checks.add(hellos, schema: "hello", valid: true)
+        checks.add(turns, schema: "turn", valid: true)
+        checks.add(played, schema: "played", valid: true)
         // The schemas reject what is not the game's: each line is wrong in one field.
         let turn = turns[5]
         checks.add([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","hidden":1"#),
                     turn.replacingOccurrences(of: #""action":{"column":"#, with: #""action":{"column":9,"x":"#),
                     turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"resign""#),
-                    turn.replacingOccurrences(of: #""board":[["#, with: #""board":[[2,"#)], schema: P.schema("turn"), valid: false)
+                    turn.replacingOccurrences(of: #""board":[["#, with: #""board":[[2,"#)], schema: "turn", valid: false)
         checks.add([hellos[0].replacingOccurrences(of: #""rules":{}"#, with: #""rules":{"rows":7}"#),
-                    hellos[0].replacingOccurrences(of: #""rows":6"#, with: #""rows":7"#)], schema: P.schema("hello"), valid: false)
-        checks.add([played[0].replacingOccurrences(of: #""text":"drop c"#, with: #""text":"drop column "#)], schema: P.schema("played"), valid: false)
-        try P.expectVerdicts(checks, in: folder)
+                    hellos[0].replacingOccurrences(of: #""rows":6"#, with: #""rows":7"#)], schema: "hello", valid: false)
+        checks.add([played[0].replacingOccurrences(of: #""text":"drop c"#, with: #""text":"drop column "#)], schema: "played", valid: false)
+        for outcome in try checks.run(in: folder) { #expect(outcome.passed, "\(outcome)") }
     }
 
     /// The examples in docs/protocol/connect4.md are these bytes; on a mismatch the test
@@ -139,13 +139,8 @@ enum P {
         ProtocolLines.played(C4.game, seat: seat, action: action, match: match)
     }
 
-    /// docs/schemas/connect4/NAME.schema.json.
-    static func schema(_ name: String) -> URL { root.appendingPathComponent("docs/schemas/connect4/\(name).schema.json") }
-
-    /// Checks every set of `checks` in one python3 process (jsonschema, Draft 2020-12).
-    static func expectVerdicts(_ checks: SchemaChecks, in folder: URL) throws {
-        for outcome in try checks.run(in: folder) { #expect(outcome.passed, "\(outcome)") }
-    }
+    /// docs/schemas/connect4/, for ``SchemaChecks``.
+    static let schemas = root.appendingPathComponent("docs/schemas/connect4")
 
     /// The examples docs/protocol/connect4.md shows: the `hello`, and a `turn` and a
     /// `played` line after five drops.

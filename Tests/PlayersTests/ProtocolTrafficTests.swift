@@ -1,4 +1,5 @@
 import Foundation
+import GameConformance
 import LabCore
 import Quortex
 import RailGame
@@ -51,7 +52,7 @@ import Testing
     static func validate(_ files: [String], game: String) throws -> [(status: Int32, output: String)] {
         let script = """
             import json, sys, jsonschema
-            root, game, out, paths = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+            root, game, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
             per_game = {"hello", "turn", "played"}
             validators, verdicts = {}, []
             def check(path):
@@ -71,22 +72,12 @@ import Testing
                 return [0, " ".join(f"{k}={v}" for k, v in sorted(counts.items()))]
             for path in paths:
                 verdicts.append(check(path))
-            json.dump(verdicts, open(out, "w"))
+            print(json.dumps(verdicts))
             """
-        let out = NSTemporaryDirectory() + "oplab-verdicts-" + UUID().uuidString + ".json"
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, root, game, out] + files
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let said = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let verdicts = FileManager.default.contents(atPath: out).flatMap { (try? JSONSerialization.jsonObject(with: $0)) as? [[Any]] }
-        guard process.terminationStatus == 0, let verdicts, verdicts.count == files.count else {
-            return files.map { _ in (2, "python3 exited \(process.terminationStatus): \(said)") }
+        let python = try PythonScript.run(script, arguments: [root, game] + files)
+        let verdicts = python.status == 0 ? (try? JSONSerialization.jsonObject(with: Data(python.output.utf8))) as? [[Any]] : nil
+        guard let verdicts, verdicts.count == files.count else {
+            return files.map { _ in (2, "python3 exited \(python.status): \(python.errors)\(python.output)") }
         }
         return verdicts.map { (Int32($0.first as? Int ?? 2), $0.last as? String ?? "") }
     }

@@ -281,17 +281,17 @@ struct QuortexProtocolTests {
                 state.apply(action)
             }
         }
-        var checks = SchemaChecks()
-        checks.add(hellos, schema: P.schema("hello"), valid: true)
-        checks.add(turns, schema: P.schema("turn"), valid: true)
-        checks.add(played, schema: P.schema("played"), valid: true)
+        var checks = SchemaChecks(schemas: P.schemas)
+        checks.add(hellos, schema: "hello", valid: true)
+        checks.add(turns, schema: "turn", valid: true)
+        checks.add(played, schema: "played", valid: true)
         // The schemas reject what is not the game's: each line is wrong in one field.
         let turn = turns[3], hello = hellos[0]
-        checks.add([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","bag_order":[1,2]"#)], schema: P.schema("turn"), valid: false)
-        checks.add([turn.replacingOccurrences(of: #""rotation":"#, with: #""rotation":6,"x":"#)], schema: P.schema("turn"), valid: false)
-        checks.add([hello.replacingOccurrences(of: #""turn_order":"#, with: #""turn_orders":"#)], schema: P.schema("hello"), valid: false)
-        checks.add([played[0].replacingOccurrences(of: #""text":""#, with: #""text":"T0 "#)], schema: P.schema("played"), valid: false)
-        try P.expectVerdicts(checks, in: folder)
+        checks.add([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","bag_order":[1,2]"#)], schema: "turn", valid: false)
+        checks.add([turn.replacingOccurrences(of: #""rotation":"#, with: #""rotation":6,"x":"#)], schema: "turn", valid: false)
+        checks.add([hello.replacingOccurrences(of: #""turn_order":"#, with: #""turn_orders":"#)], schema: "hello", valid: false)
+        checks.add([played[0].replacingOccurrences(of: #""text":""#, with: #""text":"T0 "#)], schema: "played", valid: false)
+        for outcome in try checks.run(in: folder) { #expect(outcome.passed, "\(outcome)") }
     }
 
     // MARK: docs
@@ -368,13 +368,8 @@ enum P {
         ProtocolLines.played(game, seat: seat, action: action, match: match)
     }
 
-    /// docs/schemas/quortex/NAME.schema.json.
-    static func schema(_ name: String) -> URL { root.appendingPathComponent("docs/schemas/quortex/\(name).schema.json") }
-
-    /// Checks every set of `checks` in one python3 process (jsonschema, Draft 2020-12).
-    static func expectVerdicts(_ checks: SchemaChecks, in folder: URL) throws {
-        for outcome in try checks.run(in: folder) { #expect(outcome.passed, "\(outcome)") }
-    }
+    /// docs/schemas/quortex/, for ``SchemaChecks``.
+    static let schemas = root.appendingPathComponent("docs/schemas/quortex")
 
     /// The examples docs/protocol/quortex.md shows: a whole `hello` of a radius-1 board,
     /// and a `turn` and a `played` line of that game after two placements.

@@ -1,4 +1,5 @@
 import Foundation
+import GameConformance
 import LabCore
 import Testing
 import RailGame
@@ -515,23 +516,13 @@ enum Lines {
     struct ExampleNotFound: Error {}
 }
 
-/// Runs `python3` (through `env`, so from the PATH) on a script given inline.
+/// `PythonScript.run`, with an issue recorded when python3 or its jsonschema is missing.
 enum Python {
     static func run(_ script: String, arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let message = String(decoding: err, as: UTF8.self)
-        if process.terminationStatus == 127 { Issue.record("python3 is not on the PATH: \(message)") }
-        if message.contains("No module named 'jsonschema'") { Issue.record("python3 has no jsonschema (pip install jsonschema): \(message)") }
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), message)
+        let result = try PythonScript.run(script, arguments: arguments)
+        if result.status == 127 { Issue.record("python3 is not on the PATH: \(result.errors)") }
+        if result.errors.contains("No module named 'jsonschema'") { Issue.record("python3 has no jsonschema (pip install jsonschema): \(result.errors)") }
+        return result
     }
 }
 

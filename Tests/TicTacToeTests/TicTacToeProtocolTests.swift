@@ -71,22 +71,22 @@ struct TicTacToeProtocolTests {
                 state.apply(action)
             }
         }
-        var checks = SchemaChecks()
-        checks.add(hellos, schema: TP.schema("hello"), valid: true)
-        checks.add(turns, schema: TP.schema("turn"), valid: true)
-        checks.add(played, schema: TP.schema("played"), valid: true)
+        var checks = SchemaChecks(schemas: TP.schemas)
+        checks.add(hellos, schema: "hello", valid: true)
+        checks.add(turns, schema: "turn", valid: true)
+        checks.add(played, schema: "played", valid: true)
         // The schemas reject what is not the game's: each line is wrong in one field.
         let turn = turns[3]
         checks.add([turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"none","hidden":1"#),
                     turn.replacingOccurrences(of: #""action":{"cell":"#, with: #""action":{"cell":9,"x":"#),
                     turn.replacingOccurrences(of: #""reason":"none""#, with: #""reason":"resign""#),
                     turn.replacingOccurrences(of: #""board":[["#, with: #""board":[[2,"#),
-                    turn.replacingOccurrences(of: #""text":"mark r"#, with: #""text":"mark row "#)], schema: TP.schema("turn"), valid: false)
+                    turn.replacingOccurrences(of: #""text":"mark r"#, with: #""text":"mark row "#)], schema: "turn", valid: false)
         checks.add([hellos[0].replacingOccurrences(of: #""rules":{}"#, with: #""rules":{"rows":4}"#),
-                    hellos[0].replacingOccurrences(of: #""rows":3"#, with: #""rows":4"#)], schema: TP.schema("hello"), valid: false)
+                    hellos[0].replacingOccurrences(of: #""rows":3"#, with: #""rows":4"#)], schema: "hello", valid: false)
         checks.add([played[0].replacingOccurrences(of: #""text":"mark r"#, with: #""text":"mark cell "#),
-                    played[0].replacingOccurrences(of: #""col":"#, with: #""col":3,"x":"#)], schema: TP.schema("played"), valid: false)
-        try TP.expectVerdicts(checks, in: folder)
+                    played[0].replacingOccurrences(of: #""col":"#, with: #""col":3,"x":"#)], schema: "played", valid: false)
+        for outcome in try checks.run(in: folder) { #expect(outcome.passed, "\(outcome)") }
     }
 
     /// The examples in docs/protocol/tictactoe.md are these bytes; on a mismatch the test
@@ -137,13 +137,8 @@ enum TP {
         ProtocolLines.played(game, seat: seat, action: action, match: match)
     }
 
-    /// docs/schemas/tictactoe/NAME.schema.json.
-    static func schema(_ name: String) -> URL { root.appendingPathComponent("docs/schemas/tictactoe/\(name).schema.json") }
-
-    /// Checks every set of `checks` in one python3 process (jsonschema, Draft 2020-12).
-    static func expectVerdicts(_ checks: SchemaChecks, in folder: URL) throws {
-        for outcome in try checks.run(in: folder) { #expect(outcome.passed, "\(outcome)") }
-    }
+    /// docs/schemas/tictactoe/, for ``SchemaChecks``.
+    static let schemas = root.appendingPathComponent("docs/schemas/tictactoe")
 
     /// The examples docs/protocol/tictactoe.md shows: the `hello`, and a `turn` and a
     /// `played` line after three marks (X in the centre and the top right, O in the top
