@@ -89,7 +89,7 @@ struct QuortexEntry: GameEntry {
                                   "seats: \(seats); turn order \(s.turnOrder.map { "P\($0)" }.joined(separator: " "))", "sides: \(sides)"],
                      warnings: warnings,
                      loop: playLoop(game, factories), boardCounts: Self.boardCounts(s.board),
-                     marks: { state, seat in Self.marks(state, seat: seat) },
+                     marks: { state, seat in Self.marks(&state, seat: seat) },
                      figureNames: seatStatNames, draw: QuortexGame.scene(of:))
     }
 
@@ -105,7 +105,7 @@ struct QuortexEntry: GameEntry {
 
     /// The cells `seat` placed on, and the cells of its completed flow (none when it
     /// has none; a flow crossing a cell twice marks it once).
-    static func marks(_ state: QuortexState, seat: Int) -> [UInt128] {
+    static func marks(_ state: inout QuortexState, seat: Int) -> [UInt128] {
         var flow: CellSet = 0
         // Only a winning side can hold a completed flow: the match ends when one completes.
         if state.winningSides & (1 << state.setup.sideOfSeat[seat]) != 0 {

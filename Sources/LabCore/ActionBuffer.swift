@@ -49,10 +49,25 @@ public struct ActionBuffer: Sendable {
         length = written
     }
 
-    /// Whether `action` is in the buffer.
-    /// - Complexity: O(n).
+    /// Whether `action` is in the buffer (the play loop checks every decision with it).
+    /// - Complexity: O(n), eight actions a comparison.
     @inlinable public func contains(_ action: Int) -> Bool {
-        storage[..<length].contains(Int32(truncatingIfNeeded: action))
+        guard length > 0 else { return false }
+        let target = Int32(truncatingIfNeeded: action)
+        return storage.withUnsafeBufferPointer { slots in
+            let raw = UnsafeRawPointer(slots.baseAddress!)
+            let wanted = SIMD8<Int32>(repeating: target)
+            var i = 0
+            while i &+ 8 <= length {
+                if any(raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Int32>.self) .== wanted) { return true }
+                i &+= 8
+            }
+            while i < length {
+                if slots[i] == target { return true }
+                i &+= 1
+            }
+            return false
+        }
     }
 
     /// The actions as an array of `Int` (allocates; for tests and tools).
