@@ -109,10 +109,14 @@ struct BoardCounts {
     /// - Complexity: O(elements marked).
     mutating func add(_ marks: [UInt128], entrant: Int, place: Int) {
         for (c, count) in spec.counts.enumerated() where !count.firstPlaceOnly || place == 1 {
-            var set = marks[c]
-            while set != 0 {
-                counts[c][set.trailingZeroBitCount * entrants + entrant] += 1
-                set &= set &- 1
+            // Through a pointer: `counts[c][i] += 1` checked both arrays' uniqueness for
+            // every element (2,000 to 3,000 instructions a match).
+            counts[c].withUnsafeMutableBufferPointer { counted in
+                var set = marks[c]
+                while set != 0 {
+                    counted[set.trailingZeroBitCount &* entrants &+ entrant] &+= 1
+                    set &= set &- 1
+                }
             }
         }
     }

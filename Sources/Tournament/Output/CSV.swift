@@ -27,39 +27,52 @@ public enum CSV {
     /// Whether `field` holds a comma, a quote or a line break (checked byte by byte:
     /// "\r\n" is one Character, so a Character test would miss it).
     static func needsQuotes(_ field: String) -> Bool {
-        field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        var field = field
+        return field.withUTF8 { needsQuotes($0) }
+    }
+
+    @inline(__always)
+    static func needsQuotes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// Appends `field` (quoted when it needs to be) and a comma, or a newline after the
     /// last field of a row.
     static func append(_ field: String, to bytes: inout [UInt8], last: Bool = false) {
-        if needsQuotes(field) { bytes += quote(field).utf8 } else { bytes += field.utf8 }
+        // Read as contiguous UTF-8: appending a String's UTF8View went byte by byte.
+        var field = field
+        let plain = field.withUTF8 { utf8 in
+            if needsQuotes(utf8) { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if !plain { bytes += quote(field).utf8 }
         bytes.append(last ? 0x0A : UInt8(ascii: ","))
     }
 
     /// Appends a number in decimal and a comma, or a newline after the last field.
     static func append<T: BinaryInteger>(_ value: T, to bytes: inout [UInt8], last: Bool = false) {
-        var v = value
-        if v < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            v = 0 - v
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let count = withUnsafeMutableBytes(of: &digits) { raw in
-            var n = 0
+        // The separator, the digits backwards and the sign go into scratch space, then
+        // onto `bytes` in one append (an append a byte checked its capacity each time).
+        var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { raw in
+            let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let end = raw.count
+            precondition(value.bitWidth <= 128, "CSV.append takes integers of at most 128 bits")
+            var i = end &- 1
+            out[i] = last ? 0x0A : UInt8(ascii: ",")
+            var v = value.magnitude
             repeat {
-                raw[n] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: v % 10)
+                i &-= 1
+                out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: v % 10)
                 v /= 10
-                n += 1
             } while v != 0
-            return n
+            if value < 0 {
+                i &-= 1
+                out[i] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: out + i, count: end &- i))
         }
-        withUnsafeBytes(of: &digits) { raw in
-            for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(raw[i]) }
-        }
-        bytes.append(last ? 0x0A : UInt8(ascii: ","))
     }
 
     /// The fields of one record (without its newline).
