@@ -103,14 +103,10 @@ struct QuortexEntry: GameEntry {
                                  .init(name: "winning_flow", column: "flow_cells", firstPlaceOnly: true)])
     }
 
-    /// The cells `seat` placed on, and the cells of its completed flow (none when it
-    /// has none; a flow crossing a cell twice marks it once).
+    /// The cells `seat` placed on, and the cells of its completed flow
+    /// (``QuortexState/tournamentMarks(of:)``).
     static func marks(_ state: inout QuortexState, seat: Int) -> [UInt128] {
-        var flow: CellSet = 0
-        // Only a winning side can hold a completed flow: the match ends when one completes.
-        if state.winningSides & (1 << state.setup.sideOfSeat[seat]) != 0 {
-            flow = state.completedFlowCells(of: seat) ?? 0
-        }
-        return [state.cells(placedBy: seat), flow]
+        let marks = state.tournamentMarks(of: seat)
+        return [marks.placed, marks.flow]
     }
 }

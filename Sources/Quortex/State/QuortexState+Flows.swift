@@ -25,7 +25,10 @@ extension QuortexState {
     private func firstFlow<Gathered>(from edge: Int, _ empty: Gathered, _ add: (inout Gathered, FlowStep) -> Void) -> Gathered? {
         let board = setup.board
         let target = HexSide.opposite(edge)
-        for cell in board.cells.indices where board.edgeCells[edge] & (CellSet(1) << cell) != 0 {
+        var edgeCells = board.edgeCells[edge]
+        while edgeCells != 0 {
+            let cell = edgeCells.trailingZeroBitCount
+            edgeCells &= edgeCells &- 1
             for side in 0..<6 where board.portEdge[cell * 6 + side] == edge {
                 var gathered = empty
                 var c = cell, entering = side
@@ -51,7 +54,19 @@ extension QuortexState {
 
     /// The cells of ``completedFlow(of:)``, followed without building the path (a
     /// tournament's `flow_cells` figure, once per match and seat).
+    @inline(__always)
     public func completedFlowCells(of seat: Int) -> CellSet? {
         firstFlow(from: setup.edges[seat], CellSet(0)) { $0 |= CellSet(1) << $1.cell }
+    }
+
+    /// What a tournament marks for `seat` on the board of a finished match: the cells it
+    /// placed on and, when its side won, the cells of its completed flow (0 otherwise; a
+    /// flow crossing a cell twice marks it once). `mutating` only to be read where the
+    /// state lies: a call from another module took the state's 4,464 bytes as a copy.
+    public mutating func tournamentMarks(of seat: Int) -> (placed: CellSet, flow: CellSet) {
+        let placed = cells(placedBy: seat)
+        // Only a winning side can hold a completed flow: the match ends when one completes.
+        guard Int(winners) & (1 << setup.sideOfSeat[seat]) != 0 else { return (placed, 0) }
+        return (placed, completedFlowCells(of: seat) ?? 0)
     }
 }

@@ -196,6 +196,7 @@ public struct QuortexState: GameState {
 
     /// The cells whose tiles `seat` placed.
     /// - Complexity: O(1).
+    @inline(__always)
     public func cells(placedBy seat: Int) -> CellSet {
         var set = occupied
         for bit in 0..<3 { set &= seat & (1 << bit) != 0 ? placers[bit] : ~placers[bit] }
