@@ -144,7 +144,11 @@ struct CatalogSeatedTable: SeatedTable {
     func play(dealSeed: UInt64, strategySeed: UInt64, match: Int, buffer: inout ActionBuffer, timer: DecisionTimer?) -> MatchRecord {
         let report = table.play(seed: dealSeed, strategySeed: strategySeed, match: match, render: false, buffer: &buffer, trace: nil,
                                 timer: timer)
-        return MatchRecord(outcome: report.outcome, seatColumns: (0..<table.seatCount).map { game.tournamentColumns(report, seat: $0) },
-                           marks: report.marks)
+        var record = MatchRecord(outcome: report.outcome, marks: report.marks)
+        for seat in 0..<table.seatCount {
+            game.appendTournamentFields(report, seat: seat, to: &record)
+            record.endSeat()
+        }
+        return record
     }
 }

@@ -32,8 +32,8 @@ public protocol GameEntry: Sendable {
     /// without a feature encoder refuses (the default).
     func train(_ request: TrainingRequest, rules: [(key: String, value: String)], mapPath: String?, seats: Int,
                log: @escaping @Sendable (String) -> Void) throws(InputError) -> ValueModel
-    /// Those columns' values for `seat` of a finished match.
-    func tournamentColumns(_ report: MatchReport, seat: Int) -> [String]
+    /// Adds those columns' values for `seat` of a finished match to `record`.
+    func appendTournamentFields(_ report: MatchReport, seat: Int, to record: inout MatchRecord)
     /// Whether the game trains value models (has a feature encoder).
     var trains: Bool { get }
     /// The game's picture of a tournament's board counts (the report's board section);
@@ -55,7 +55,9 @@ extension GameEntry {
     /// A game trains only when its entry says so (and implements ``train(_:rules:mapPath:seats:log:)``).
     public var trains: Bool { false }
     public var tournamentColumns: [String] { seatStatNames }
-    public func tournamentColumns(_ report: MatchReport, seat: Int) -> [String] { report.seatStats[seat].map(String.init) }
+    public func appendTournamentFields(_ report: MatchReport, seat: Int, to record: inout MatchRecord) {
+        for value in report.seatStats[seat] { record.appendField(value) }
+    }
     public var learning: (any GameLearning)? { nil }
     public var boardDrawing: (any BoardCountDrawing)? { nil }
 

@@ -18,8 +18,9 @@ struct QuortexEntry: GameEntry {
     /// then the seat's figures.
     var tournamentColumns: [String] { ["win_type"] + seatStatNames }
 
-    func tournamentColumns(_ report: MatchReport, seat: Int) -> [String] {
-        [report.outcome.endReason] + report.seatStats[seat].map(String.init)
+    func appendTournamentFields(_ report: MatchReport, seat: Int, to record: inout MatchRecord) {
+        record.appendField(report.outcome.endReason)
+        for value in report.seatStats[seat] { record.appendField(value) }
     }
 
     func checkRules(_ rules: [(key: String, value: String)]) throws(InputError) { _ = try QuortexRules(settings: rules) }

@@ -1,4 +1,5 @@
 import Testing
+import LabCore
 @testable import Tournament
 
 /// The byte writers the rows of `matches.csv` are made with (expected bytes by hand).
@@ -33,5 +34,35 @@ struct CSVAppendTests {
                 == "x=ünïcödé and a longer text than fifteen bytes,")
         #expect(CSV.needsQuotes("plain") == false)
         #expect(CSV.needsQuotes("a\rb"))
+    }
+}
+
+/// A match's record keeps every seat's own figures as CSV bytes.
+@Suite("Match records")
+struct MatchRecordTests {
+    private let outcome = Outcome(places: [1, 2], endReason: "flow", turns: 9)
+
+    @Test("figures added seat by seat read back per seat, each field followed by a comma")
+    func fieldsBySeat() {
+        var record = MatchRecord(outcome: outcome)
+        record.appendField("flow")
+        record.appendField(12)
+        record.endSeat()
+        record.appendField("a,b")
+        record.appendField(-3)
+        record.endSeat()
+        #expect(record.seatsWithFields == 2)
+        #expect(String(decoding: record.fields(ofSeat: 0), as: UTF8.self) == "flow,12,")
+        #expect(String(decoding: record.fields(ofSeat: 1), as: UTF8.self) == "\"a,b\",-3,")
+        #expect(record.columns(ofSeat: 1) == ["a,b", "-3"])
+    }
+
+    @Test("texts given per seat are the same record; a seat without figures has none")
+    func fromTexts() {
+        let record = MatchRecord(outcome: outcome, seatColumns: [["x"], []])
+        #expect(record.seatsWithFields == 2)
+        #expect(record.columns(ofSeat: 0) == ["x"])
+        #expect(record.fields(ofSeat: 1).isEmpty)
+        #expect(record.columns(ofSeat: 1) == [])
     }
 }

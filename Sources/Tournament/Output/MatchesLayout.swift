@@ -56,6 +56,7 @@ struct MatchesLayout: Sendable {
             let record = seatings[table][rotation].play(dealSeed: deal, strategySeed: deal, match: match, buffer: &buffer, timer: timer)
             let seating = schedule.seating(table: table, rotation: rotation)
             decisions.add(timer, entrantOfSeat: seating)
+            precondition(record.seatsWithFields == schedule.seats, "a table's record has figures for \(record.seatsWithFields) of \(schedule.seats) seats")
             let outcome = record.outcome
             for seat in 0..<schedule.seats {
                 let result = outcome.result(of: seat)
@@ -73,9 +74,13 @@ struct MatchesLayout: Sendable {
                 precondition(marks.count == (plan.boardCounts?.counts.count ?? 0), "a seat's marks do not match the board counts")
                 CSV.append(outcome.turns, to: &bytes)
                 let forfeit = outcome.forfeit.flatMap { $0.seat == seat ? $0.kind : nil }
-                CSV.append(forfeit?.rawValue ?? "", to: &bytes, last: record.seatColumns[seat].isEmpty && marks.isEmpty)
-                for (k, value) in record.seatColumns[seat].enumerated() {
-                    CSV.append(value, to: &bytes, last: k == record.seatColumns[seat].count - 1 && marks.isEmpty)
+                let fields = record.fields(ofSeat: seat)
+                CSV.append(forfeit?.rawValue ?? "", to: &bytes, last: fields.isEmpty && marks.isEmpty)
+                if !fields.isEmpty {
+                    // The game's figures, as the table wrote them: each field ends in a comma,
+                    // the row's last in its newline.
+                    bytes += fields
+                    if marks.isEmpty { bytes[bytes.count &- 1] = 0x0A }
                 }
                 if let spec = plan.boardCounts {
                     for (k, set) in marks.enumerated() { spec.appendHex(set, to: &bytes, last: k == marks.count - 1) }

@@ -18,16 +18,52 @@ public protocol RunResources: Sendable {
 /// What the harness keeps of a finished match.
 public struct MatchRecord: Sendable {
     public var outcome: Outcome
-    /// Per seat, the game's own figures (``TournamentPlan/columns``), as CSV text.
-    public var seatColumns: [[String]]
+    /// Every seat's own figures (``TournamentPlan/columns``) as the bytes of CSV fields,
+    /// seat after seat, each field followed by a comma: written once, straight into the
+    /// rows (no string, and no array a seat). Seat s's are
+    /// `fieldBytes[fieldStarts[s]..<fieldStarts[s + 1]]`.
+    public private(set) var fieldBytes: [UInt8] = []
+    private var fieldStarts: [Int] = [0]
     /// Per seat, per count of the plan's ``TournamentPlan/boardCounts``, the board
     /// elements the seat marked (bit i: element i). Empty without board counts.
     public var marks: [[UInt128]]
 
-    public init(outcome: Outcome, seatColumns: [[String]], marks: [[UInt128]] = []) {
+    /// A record to which the seats' figures are then added in seat order
+    /// (``appendField(_:)-(Int)``, ``endSeat()``).
+    public init(outcome: Outcome, marks: [[UInt128]] = []) {
         self.outcome = outcome
-        self.seatColumns = seatColumns
         self.marks = marks
+    }
+
+    /// A record with the seats' figures as texts: `seatColumns[seat]`, one array a seat.
+    public init(outcome: Outcome, seatColumns: [[String]], marks: [[UInt128]] = []) {
+        self.init(outcome: outcome, marks: marks)
+        for columns in seatColumns {
+            for field in columns { appendField(field) }
+            endSeat()
+        }
+    }
+
+    /// Adds a figure of the current seat (quoted when it needs to be).
+    public mutating func appendField(_ text: String) { CSV.append(text, to: &fieldBytes) }
+
+    /// Adds a figure of the current seat.
+    public mutating func appendField(_ value: Int) { CSV.append(value, to: &fieldBytes) }
+
+    /// Ends the current seat's figures; the next field is the next seat's.
+    public mutating func endSeat() { fieldStarts.append(fieldBytes.count) }
+
+    /// The seats whose figures were ended.
+    public var seatsWithFields: Int { fieldStarts.count - 1 }
+
+    /// Seat `seat`'s figures: CSV fields, each followed by a comma.
+    public func fields(ofSeat seat: Int) -> ArraySlice<UInt8> { fieldBytes[fieldStarts[seat]..<fieldStarts[seat + 1]] }
+
+    /// Seat `seat`'s figures as texts (for tests and tools).
+    public func columns(ofSeat seat: Int) -> [String] {
+        let fields = self.fields(ofSeat: seat)
+        guard !fields.isEmpty else { return [] }
+        return CSV.fields(Substring(String(decoding: fields.dropLast(), as: UTF8.self))) ?? []
     }
 }
 
