@@ -32,6 +32,13 @@ public enum Match {
         var state = game.newMatch(seed: seed)
         // One observation a match, updated in place for each decision (GameState.observe).
         var observation = state.observationInPlace(for: state.currentSeat)
+        // Each seat's strategy behind a box held unretained: a decision called through
+        // `strategies[seat]` retained and released the strategy every turn (60
+        // instructions a turn, 11,000 a rail match).
+        var deciders = ContiguousArray<Unmanaged<Decider<G>>>()
+        deciders.reserveCapacity(strategies.count)
+        for strategy in strategies { deciders.append(.passRetained(Decider.boxing(strategy))) }
+        defer { for decider in deciders { decider.release() } }
         var forfeit: Forfeit?
         while !state.isTerminal {
             state.legalActionsInPlace(into: &buffer)
@@ -41,10 +48,12 @@ public enum Match {
             // made on every turn goes through the stdlib's value witnesses (2 % of a rail run).
             if let timer, timer.begin(seat: seat) {
                 let started = ContinuousClock.now
-                action = choose(strategies, seat: seat, anyPerfect: anyPerfect, state: &state, observation: &observation, legal: buffer)
+                action = choose(strategies, deciders[seat], seat: seat, anyPerfect: anyPerfect, state: &state, observation: &observation,
+                                legal: buffer)
                 timer.record(seat: seat, elapsed: started.duration(to: .now))
             } else {
-                action = choose(strategies, seat: seat, anyPerfect: anyPerfect, state: &state, observation: &observation, legal: buffer)
+                action = choose(strategies, deciders[seat], seat: seat, anyPerfect: anyPerfect, state: &state, observation: &observation,
+                                legal: buffer)
             }
             if action == Forfeit.action, let kind = strategies[seat].forfeitKind {
                 // A fault (an external bot's): the match ends here, the seat's team last.
@@ -82,13 +91,13 @@ public enum Match {
     /// observation was built in a temporary and copied to the call's argument every turn
     /// (rail 4,000 instructions a match more; Quortex, with a small observation, 600 less).
     @inlinable @inline(never)
-    static func choose<G: Game>(_ strategies: [any Strategy<G>], seat: Int, anyPerfect: Bool, state: inout G.State,
-                                observation: inout G.State.Observation, legal: ActionBuffer) -> Int {
+    static func choose<G: Game>(_ strategies: [any Strategy<G>], _ decider: Unmanaged<Decider<G>>, seat: Int, anyPerfect: Bool,
+                                state: inout G.State, observation: inout G.State.Observation, legal: ActionBuffer) -> Int {
         if anyPerfect, strategies[seat].readsState, let perfect = strategies[seat] as? any PerfectInformationStrategy<G> {
             return perfect.chooseAction(state: state, legal: legal)
         }
         state.observe(seat, into: &observation)
-        return strategies[seat].chooseAction(observation, legal: legal)
+        return decider._withUnsafeGuaranteedRef { $0.chooseAction(observation, legal: legal) }
     }
 
     /// Plays a match with strategies made by `factories` (one per seat), each seeded
@@ -127,5 +136,35 @@ public enum Match {
     ) -> (outcome: Outcome, final: G.State) {
         var buffer = ActionBuffer()
         return play(game, seed: seed, factories: factories, buffer: &buffer, observe: observe)
+    }
+}
+
+/// One seat's strategy as the play loop calls it every turn: a class, so the loop can
+/// hold it unmanaged and call it borrowed (`Unmanaged._withUnsafeGuaranteedRef`), where a
+/// call through an `any Strategy<G>` read from an array retains and releases it. The
+/// subclass holds the strategy's concrete type, opened once a match.
+@usableFromInline
+class Decider<G: Game> {
+    @usableFromInline init() {}
+
+    @usableFromInline func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
+        preconditionFailure("Decider is abstract: StrategyDecider overrides chooseAction")
+    }
+
+    /// A decider calling `strategy`.
+    @usableFromInline static func boxing(_ strategy: some Strategy<G>) -> Decider<G> { StrategyDecider(strategy) }
+}
+
+@usableFromInline
+final class StrategyDecider<S: Strategy>: Decider<S.G> {
+    @usableFromInline let strategy: S
+
+    @usableFromInline init(_ strategy: S) {
+        self.strategy = strategy
+        super.init()
+    }
+
+    @usableFromInline override func chooseAction(_ observation: S.G.State.Observation, legal: ActionBuffer) -> Int {
+        strategy.chooseAction(observation, legal: legal)
     }
 }
