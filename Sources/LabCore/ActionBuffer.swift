@@ -70,6 +70,12 @@ public struct ActionBuffer: Sendable {
         }
     }
 
+    /// Lends `body` the actions in place, as 32-bit values (a strategy's scan of the list
+    /// without a bounds check an action).
+    @inlinable public func withUnsafeActions<R>(_ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
+        storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<length])) }
+    }
+
     /// The actions as an array of `Int` (allocates; for tests and tools).
     public var actions: [Int] { storage[..<length].map(Int.init) }
 }
