@@ -34,11 +34,12 @@ public enum Match {
         var observation = state.observationInPlace(for: state.currentSeat)
         // Each seat's strategy behind a box held unretained: a decision called through
         // `strategies[seat]` retained and released the strategy every turn (60
-        // instructions a turn, 11,000 a rail match).
-        var deciders = ContiguousArray<Unmanaged<Decider<G>>>()
-        deciders.reserveCapacity(strategies.count)
-        for strategy in strategies { deciders.append(.passRetained(Decider.boxing(strategy))) }
-        defer { for decider in deciders { decider.release() } }
+        // instructions a turn, 11,000 a rail match). Kept in a fixed array on the stack,
+        // not a heap array a match (at most DecisionTimer.maxSeats seats, as the timer).
+        precondition(strategies.count <= DecisionTimer.maxSeats, "at most \(DecisionTimer.maxSeats) seats")
+        var deciders = InlineArray<64, Unmanaged<Decider<G>>?>(repeating: nil)
+        for (seat, strategy) in strategies.enumerated() { deciders[seat] = .passRetained(Decider.boxing(strategy)) }
+        defer { for seat in strategies.indices { deciders[seat]?.release() } }
         var forfeit: Forfeit?
         while !state.isTerminal {
             state.legalActionsInPlace(into: &buffer)
@@ -48,12 +49,12 @@ public enum Match {
             // made on every turn goes through the stdlib's value witnesses (2 % of a rail run).
             if let timer, timer.begin(seat: seat) {
                 let started = ContinuousClock.now
-                action = choose(strategies, deciders[seat], seat: seat, anyPerfect: anyPerfect, state: &state, observation: &observation,
-                                legal: buffer)
+                action = choose(strategies, deciders[seat].unsafelyUnwrapped, seat: seat, anyPerfect: anyPerfect, state: &state,
+                                observation: &observation, legal: buffer)
                 timer.record(seat: seat, elapsed: started.duration(to: .now))
             } else {
-                action = choose(strategies, deciders[seat], seat: seat, anyPerfect: anyPerfect, state: &state, observation: &observation,
-                                legal: buffer)
+                action = choose(strategies, deciders[seat].unsafelyUnwrapped, seat: seat, anyPerfect: anyPerfect, state: &state,
+                                observation: &observation, legal: buffer)
             }
             if action == Forfeit.action, let kind = strategies[seat].forfeitKind {
                 // A fault (an external bot's): the match ends here, the seat's team last.
