@@ -90,7 +90,10 @@ struct QuortexEntry: GameEntry {
                                   "seats: \(seats); turn order \(s.turnOrder.map { "P\($0)" }.joined(separator: " "))", "sides: \(sides)"],
                      warnings: warnings,
                      loop: playLoop(game, factories), boardCounts: Self.boardCounts(s.board),
-                     marks: { state, seat in Self.marks(&state, seat: seat) },
+                     marks: { state, seat in
+                         let marks = state.tournamentMarks(of: seat)
+                         return [marks.placed, marks.flow]
+                     },
                      figureNames: seatStatNames, draw: QuortexGame.scene(of:))
     }
 
@@ -102,12 +105,5 @@ struct QuortexEntry: GameEntry {
                         elements: board.cells.enumerated().map { [String($0.offset), String($0.element.row), String($0.element.col)] },
                         counts: [.init(name: "placed", column: "placed_cells"),
                                  .init(name: "winning_flow", column: "flow_cells", firstPlaceOnly: true)])
-    }
-
-    /// The cells `seat` placed on, and the cells of its completed flow
-    /// (``QuortexState/tournamentMarks(of:)``).
-    static func marks(_ state: inout QuortexState, seat: Int) -> [UInt128] {
-        let marks = state.tournamentMarks(of: seat)
-        return [marks.placed, marks.flow]
     }
 }

@@ -52,18 +52,18 @@ public struct ActionBuffer: Sendable {
     /// Whether `action` is in the buffer (the play loop checks every decision with it).
     /// - Complexity: O(n), eight actions a comparison.
     @inlinable public func contains(_ action: Int) -> Bool {
-        guard length > 0 else { return false }
         let target = Int32(truncatingIfNeeded: action)
-        return storage.withUnsafeBufferPointer { slots in
-            let raw = UnsafeRawPointer(slots.baseAddress!)
+        return withUnsafeActions { actions in
+            guard let base = actions.baseAddress else { return false }
+            let raw = UnsafeRawPointer(base)
             let wanted = SIMD8<Int32>(repeating: target)
             var i = 0
-            while i &+ 8 <= length {
+            while i &+ 8 <= actions.count {
                 if any(raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Int32>.self) .== wanted) { return true }
                 i &+= 8
             }
-            while i < length {
-                if slots[i] == target { return true }
+            while i < actions.count {
+                if actions[i] == target { return true }
                 i &+= 1
             }
             return false
