@@ -72,12 +72,14 @@ func writeReport(directory: String, out: String? = nil) throws(InputError) -> St
 
 /// The page of `directory`: of the whole run, or, for a run still playing, killed or
 /// interrupted before its end, of its complete blocks so far (``TournamentSnapshot``, summarised
-/// into a scratch folder; the results folder is only read).
-func reportPage(directory: String) throws(InputError) -> (html: String, findings: [Finding]) {
+/// into a scratch folder; the results folder is only read). `counted`: the rows as the run
+/// that just wrote them counted them (taken for the matches file when they are all of it).
+func reportPage(directory: String, counted: MatchesCounter? = nil) throws(InputError) -> (html: String, findings: [Finding]) {
     let record = try? RunRecord.read(from: directory)
     let documented = documentedCPU(of: record)
     guard let record, record.status == .running || record.status == .interrupted else {
-        return try TournamentReport.page(directory: directory, drawings: Catalog.boardDrawings, documentedCPU: documented)
+        return try TournamentReport.page(directory: directory, drawings: Catalog.boardDrawings, documentedCPU: documented,
+                                         counted: counted)
     }
     let plan = try Catalog.plan(try TournamentMerge.config(of: directory), startingBots: false)
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("oplab-report-\(UUID().uuidString)").path

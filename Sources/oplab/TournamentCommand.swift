@@ -65,7 +65,11 @@ struct TournamentCommand: ParsableCommand {
 
     func run() throws {
         try reportingInputErrors {
-            let (plan, options) = try parse()
+            var (plan, options) = try parse()
+            // The rows counted as they are written: the findings and the page below need
+            // not read the matches file again (a resumed run's are read: earlier rows).
+            let counter = MatchesCounter(entrants: plan.config.entrants.count, seats: plan.schedule.seats)
+            options.rowsObserver = counter
             for warning in plan.warnings { printError("warning: \(warning)") }
             output.progress(Self.header(plan, options: options))
             // Held from the first check to the report: no other writer between them.
@@ -76,7 +80,7 @@ struct TournamentCommand: ParsableCommand {
             printOutput(result.table.joined(separator: "\n"))
             printOutput("\(result.matchesPlayed) matches this session on \(result.threads) thread\(result.threads == 1 ? "" : "s"), "
                   + "\(Int(result.matchesPerSecond.rounded())) matches/s; results in \(result.directory)")
-            try reportAfterRun(result.directory, quiet: output.quiet, page: !noReport)
+            try reportAfterRun(result.directory, quiet: output.quiet, page: !noReport, counted: counter)
         }
     }
 
@@ -169,16 +173,17 @@ let reportFailedStatus: Int32 = 4
 /// and prints the findings. The run's results stand whether or not these can be made; a
 /// failure is said on stderr and ends the command with ``reportFailedStatus``, so a
 /// script does not take a missing page for a drawn one.
-func reportAfterRun(_ directory: String, quiet: Bool, page: Bool) throws {
+func reportAfterRun(_ directory: String, quiet: Bool, page: Bool, counted: MatchesCounter? = nil) throws {
     do {
         let lock = try ResultsLock(directory: directory)  // already held by a tournament: re-entrant
         defer { withExtendedLifetime(lock) {} }
         // The page only when asked for: --no-report reads the rows for the findings and
         // draws nothing.
-        let drawn = page ? try reportPage(directory: directory) : nil
+        let drawn = page ? try reportPage(directory: directory, counted: counted) : nil
         let findings: [Finding]
         if let drawn { findings = drawn.findings } else {
-            findings = try TournamentReport.findings(directory: directory, documentedCPU: documentedCPU(of: try? RunRecord.read(from: directory)))
+            findings = try TournamentReport.findings(directory: directory, documentedCPU: documentedCPU(of: try? RunRecord.read(from: directory)),
+                                                     counted: counted)
         }
         // The run's own files, in the folder it holds: written whole.
         try Files.writeAtomically(Finding.csv(findings), to: directory + "/findings.csv")

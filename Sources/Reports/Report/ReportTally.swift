@@ -73,6 +73,66 @@ struct ReportTally {
         blocks += 1
     }
 
+    /// A reason's index, added in order of first appearance (no match of the blocks
+    /// closed so far ended so).
+    mutating func reasonIndex(_ name: String) -> Int {
+        if let known = reasons.firstIndex(of: name) { return known }
+        reasons.append(name)
+        reasonBlocks.append(Intervals.BlockSums(count: blocks, sum: 0, squares: 0))
+        return reasons.count - 1
+    }
+
+    /// Counts rows in the file's order, a match's rows together and seats in order: the
+    /// file's reader and a run's own rows (``MatchesCounter``) count through it alike.
+    struct Counting {
+        var tally: ReportTally
+        /// The rows of the match being counted, (entrant, seat, outcome): its first
+        /// places are known at its last row.
+        var match: [(entrant: Int, seat: Int, outcome: Int)] = []
+        /// The block whose matches are being counted.
+        var open = OpenBlock()
+
+        init(entrants: Int, seats: Int) { tally = ReportTally(entrants: entrants, seats: seats) }
+
+        /// Counts one row; false (nothing counted) when `seat` is not the next seat of
+        /// the match being counted.
+        mutating func add(entrant e: Int, seat s: Int, outcome o: Int, reason r: Int, turns t: Int, block b: Int) -> Bool {
+            guard s == match.count else { return false }
+            tally.add(entrant: e, seat: s, outcome: o, reason: r, turns: t)
+            match.append((e, s, o))
+            guard match.count == tally.seats else { return true }
+            if b != open.number {
+                if let last = tally.lastBlock, b < last { tally.blocksInOrder = false }
+                if tally.firstBlock == nil { tally.firstBlock = b }
+                tally.lastBlock = b
+                tally.close(open)
+                // The arrays kept: a new block's were made afresh for every block.
+                open.number = b
+                for k in open.seatScores.indices { open.seatScores[k] = 0 }
+                if open.seatScores.isEmpty { open.seatScores = Array(repeating: 0, count: tally.seats) }
+                for k in open.reasonMatches.indices { open.reasonMatches[k] = 0 }
+                open.matches = 0
+            }
+            let firsts = match.count { $0.outcome != 2 }
+            for row in match where row.outcome != 2 {
+                tally.scores[row.entrant][row.seat] += 1 / Double(firsts)
+                open.seatScores[row.seat] += 1 / Double(firsts)
+            }
+            while open.reasonMatches.count <= r { open.reasonMatches.append(0) }
+            open.reasonMatches[r] += 1
+            open.matches += 1
+            match.removeAll(keepingCapacity: true)
+            return true
+        }
+
+        /// The tally with the last block closed.
+        func finished() -> ReportTally {
+            var tally = tally
+            tally.close(open)
+            return tally
+        }
+    }
+
     /// Reads `path` (its first `limit` bytes when given: the complete blocks of a run
     /// still being written): every complete line (a torn last line without its newline,
     /// as a run being written may leave, is not counted).
@@ -81,7 +141,7 @@ struct ReportTally {
     static func read(_ path: String, entrants: [String], seats: Int, limit: Int? = nil) throws(InputError) -> ReportTally {
         // matches.csv, or the rows of matches.csv.gz.
         let source = try MatchesSource(path: path)
-        var parser = Parser(path: path, entrants: entrants, tally: ReportTally(entrants: entrants.count, seats: seats))
+        var parser = Parser(path: path, entrants: entrants, counting: Counting(entrants: entrants.count, seats: seats))
         var buffer: [UInt8] = []
         var left = limit ?? Int.max
         while left > 0 {
@@ -95,10 +155,10 @@ struct ReportTally {
         guard parser.header != nil else {
             throw InputError("\(path): empty, without a header line; expected the columns \(expected.joined(separator: ","))")
         }
-        parser.tally.close(parser.open)
-        parser.tally.tornBytes = buffer.count
-        parser.tally.tornMember = source.tornMember
-        return parser.tally
+        var tally = parser.counting.finished()
+        tally.tornBytes = buffer.count
+        tally.tornMember = source.tornMember
+        return tally
     }
 
     /// Counts one row; the per-entrant arrays grow to the longest match and the reasons seen.
@@ -117,11 +177,10 @@ private struct Parser {
     let path: String
     /// Entrant names as bytes, in config order.
     let names: [[UInt8]]
-    var tally: ReportTally
+    /// The counts so far (a match's rows come together, seats 0...S-1 in order).
+    var counting: ReportTally.Counting
+    var seats: Int { counting.tally.seats }
     var line = 0
-    /// The rows of the match being read, (entrant, seat, outcome): a match's rows come
-    /// together, seats 0...S-1 in order, so its first places are known at its last row.
-    var match: [(entrant: Int, seat: Int, outcome: Int)] = []
     var header: [String]?
     /// Field count and the indices of seat, entrant, outcome, end_reason, turns.
     var width = 0
@@ -129,14 +188,13 @@ private struct Parser {
     /// For each field of a row, which of the wanted columns it is (an index into
     /// `wanted`), or -1.
     var slots: [Int] = []
+    /// The end reasons seen, as bytes, in the tally's order.
     var reasonBytes: [[UInt8]] = []
-    /// The block whose matches are being read.
-    var open = ReportTally.OpenBlock()
 
-    init(path: String, entrants: [String], tally: ReportTally) {
+    init(path: String, entrants: [String], counting: ReportTally.Counting) {
         self.path = path
         names = entrants.map { Array($0.utf8) }
-        self.tally = tally
+        self.counting = counting
     }
 
     static let columns = ["seat", "entrant", "outcome", "end_reason", "turns", "block"]
@@ -241,8 +299,8 @@ private struct Parser {
     /// Counts one row from its five fields' bytes.
     private mutating func add<Bytes: Collection<UInt8>>(seat: Bytes, entrant: Bytes, outcome: Bytes, reason: Bytes,
                                                         turns: Bytes, block: Bytes) throws(InputError) {
-        guard let s = Self.wholeNumber(seat), s < tally.seats else {
-            throw bad("seat", seat, "a seat number 0...\(tally.seats - 1)")
+        guard let s = Self.wholeNumber(seat), s < seats else {
+            throw bad("seat", seat, "a seat number 0...\(seats - 1)")
         }
         guard let e = names.firstIndex(where: { Self.equal(entrant, $0) }) else {
             throw bad("entrant", entrant, "an entrant of this run (\(names.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ", ")))")
@@ -260,39 +318,13 @@ private struct Parser {
         if let known = reasonBytes.firstIndex(where: { Self.equal(reason, $0) }) {
             r = known
         } else {
-            r = reasonBytes.count
-            reasonBytes.append(Array(reason))
-            tally.reasons.append(String(decoding: reason, as: UTF8.self))
-            // No match of the blocks closed so far ended so.
-            tally.reasonBlocks.append(Intervals.BlockSums(count: tally.blocks, sum: 0, squares: 0))
+            r = counting.tally.reasonIndex(String(decoding: reason, as: UTF8.self))
+            // Kept in the tally's order (bytes that decode to a reason already seen are
+            // looked up by name again).
+            if r == reasonBytes.count { reasonBytes.append(Array(reason)) }
         }
-        tally.add(entrant: e, seat: s, outcome: o, reason: r, turns: t)
-        guard s == match.count else {
-            throw InputError("\(path):\(line): column 'seat': \(s) where seat \(match.count) belongs; a match's rows come together, seats 0...\(tally.seats - 1) in order")
-        }
-        match.append((e, s, o))
-        if match.count == tally.seats {
-            if b != open.number {
-                if let last = tally.lastBlock, b < last { tally.blocksInOrder = false }
-                if tally.firstBlock == nil { tally.firstBlock = b }
-                tally.lastBlock = b
-                tally.close(open)
-                // The arrays kept: a new block's were made afresh for every block.
-                open.number = b
-                for s in open.seatScores.indices { open.seatScores[s] = 0 }
-                if open.seatScores.isEmpty { open.seatScores = Array(repeating: 0, count: tally.seats) }
-                for r in open.reasonMatches.indices { open.reasonMatches[r] = 0 }
-                open.matches = 0
-            }
-            let firsts = match.count { $0.outcome != 2 }
-            for row in match where row.outcome != 2 {
-                tally.scores[row.entrant][row.seat] += 1 / Double(firsts)
-                open.seatScores[row.seat] += 1 / Double(firsts)
-            }
-            while open.reasonMatches.count <= r { open.reasonMatches.append(0) }
-            open.reasonMatches[r] += 1
-            open.matches += 1
-            match.removeAll(keepingCapacity: true)
+        guard counting.add(entrant: e, seat: s, outcome: o, reason: r, turns: t, block: b) else {
+            throw InputError("\(path):\(line): column 'seat': \(s) where seat \(counting.match.count) belongs; a match's rows come together, seats 0...\(seats - 1) in order")
         }
     }
 

@@ -85,9 +85,12 @@ struct ResultsFolder {
     var present: [(name: String, bytes: Int)]
 
     /// Reads the folder at `path`; `drawings` are the games' board pictures, of which the
-    /// one for the run's game draws the board section.
+    /// one for the run's game draws the board section. `counted`: the rows as the run that
+    /// just wrote them counted them, taken for the matches file's when they are all of the
+    /// file's blocks and matches (`run.json`); otherwise the file is read.
     /// - Throws: when the folder or a required file is missing, or a file is malformed.
-    init(path: String, drawings: [any BoardCountDrawing] = [], snapshot: ReportSnapshot? = nil) throws(InputError) {
+    init(path: String, drawings: [any BoardCountDrawing] = [], snapshot: ReportSnapshot? = nil,
+         counted: MatchesCounter? = nil) throws(InputError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw InputError("\(path): no such folder; give a results folder (`oplab tournament` writes one)")
@@ -108,8 +111,14 @@ struct ResultsFolder {
         summary = try Self.readSummary(summaries + "/summary.csv", run: run)
         pairs = try Self.readPairwise(summaries + "/pairwise.csv", run: run)
         ratings = try Self.readRatings(summaries + "/ratings.csv", run: run)
-        let matches = try ReportTally.read(path + "/" + matchesFile, entrants: run.entrants.map(\.name), seats: run.seats,
-                                          limit: snapshot?.matchesLength)
+        let matches: ReportTally
+        if snapshot == nil, let tally = counted?.counted, tally.blocks == run.blocksDone,
+           tally.rows == run.matchesDone * run.seats, tally.results.count == run.entrants.count, tally.seats == run.seats {
+            matches = tally
+        } else {
+            matches = try ReportTally.read(path + "/" + matchesFile, entrants: run.entrants.map(\.name), seats: run.seats,
+                                           limit: snapshot?.matchesLength)
+        }
         self.matches = matches
         if snapshot == nil { try Self.checkRows(matches, of: run, in: path, file: matchesFile) }
         if let snapshot {

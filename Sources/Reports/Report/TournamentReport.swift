@@ -29,9 +29,11 @@ public enum TournamentReport {
 
     /// The page and its findings (the verdicts it opens with, for `findings.csv` and the
     /// end of `oplab tournament`), from one reading of the folder.
+    /// `counted`: the rows as the run that wrote them counted them (``MatchesCounter``),
+    /// taken when they are the whole file, which is then not read again.
     public static func page(directory: String, drawings: [any BoardCountDrawing] = [], snapshot: ReportSnapshot? = nil,
-                            documentedCPU: String? = nil) throws(InputError) -> (html: String, findings: [Finding]) {
-        let folder = try ResultsFolder(path: directory, drawings: drawings, snapshot: snapshot)
+                            documentedCPU: String? = nil, counted: MatchesCounter? = nil) throws(InputError) -> (html: String, findings: [Finding]) {
+        let folder = try ResultsFolder(path: directory, drawings: drawings, snapshot: snapshot, counted: counted)
         let findings = Findings.of(folder, documentedCPU: documentedCPU)
         return (ReportPage(folder: folder, findings: findings).html(), findings)
     }
@@ -39,8 +41,8 @@ public enum TournamentReport {
     /// The findings alone (`oplab tournament --no-report`): the folder read without its
     /// board pictures, and no page drawn.
     public static func findings(directory: String, snapshot: ReportSnapshot? = nil,
-                                documentedCPU: String? = nil) throws(InputError) -> [Finding] {
-        Findings.of(try ResultsFolder(path: directory, drawings: [], snapshot: snapshot), documentedCPU: documentedCPU)
+                                documentedCPU: String? = nil, counted: MatchesCounter? = nil) throws(InputError) -> [Finding] {
+        Findings.of(try ResultsFolder(path: directory, drawings: [], snapshot: snapshot, counted: counted), documentedCPU: documentedCPU)
     }
 }
 

@@ -31,6 +31,8 @@ struct MatchesLayout: Sendable {
     struct BlockRows: Sendable {
         var bytes: [UInt8]
         var rows: [MatchRow]
+        /// Per match, in order, its end reason (the rows' `end_reason`).
+        var reasons: [String]
         var decisions: DecisionSamples
     }
 
@@ -45,6 +47,8 @@ struct MatchesLayout: Sendable {
         bytes.reserveCapacity(rowsPerBlock * 128)
         var rows: [MatchRow] = []
         rows.reserveCapacity(rowsPerBlock)
+        var reasons: [String] = []
+        reasons.reserveCapacity(schedule.matchesPerBlock)
         let timer = DecisionTimer(phase: block)
         var decisions = DecisionSamples(entrants: plan.config.entrants.count)
         for rotation in 0..<schedule.matchesPerBlock {
@@ -58,6 +62,7 @@ struct MatchesLayout: Sendable {
             decisions.add(timer, entrantOfSeat: seating)
             precondition(record.seatsWithFields == schedule.seats, "a table's record has figures for \(record.seatsWithFields) of \(schedule.seats) seats")
             let outcome = record.outcome
+            reasons.append(outcome.endReason)
             for seat in 0..<schedule.seats {
                 let result = outcome.result(of: seat)
                 bytes += runPrefix
@@ -89,25 +94,26 @@ struct MatchesLayout: Sendable {
                                      place: outcome.places[seat], result: result, turns: outcome.turns, marks: marks, forfeit: forfeit))
             }
         }
-        return BlockRows(bytes: bytes, rows: rows, decisions: decisions)
+        return BlockRows(bytes: bytes, rows: rows, reasons: reasons, decisions: decisions)
     }
 }
 
-/// One row of `matches.csv`, as the statistics read it.
-struct MatchRow: Sendable {
-    var block: Int
-    var match: Int
-    var table: Int
-    var seat: Int
-    var entrant: Int
-    var place: Int
-    var result: SeatResult
-    var turns: Int
+/// One row of `matches.csv`, as the statistics read it (and a ``RowsObserver`` sees it).
+public struct MatchRow: Sendable {
+    public internal(set) var block: Int
+    public internal(set) var match: Int
+    public internal(set) var table: Int
+    public internal(set) var seat: Int
+    /// The entrant's index in the config.
+    public internal(set) var entrant: Int
+    public internal(set) var place: Int
+    public internal(set) var result: SeatResult
+    public internal(set) var turns: Int
     /// Per board count of the plan, the elements this seat marked (bit i: element i;
     /// empty without board counts).
-    var marks: [UInt128] = []
+    public internal(set) var marks: [UInt128] = []
     /// Why this seat forfeited the match, if it did.
-    var forfeit: ForfeitKind?
+    public internal(set) var forfeit: ForfeitKind?
 
     /// Calls `body` with each row of `rows` (whole matches, `seats` rows each, in order)
     /// and its match score: 1 for a sole first place, 1/k for a first place shared by k

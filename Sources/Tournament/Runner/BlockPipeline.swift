@@ -40,7 +40,11 @@ final class BlockPipeline {
         status = LiveStatus(record: record, ledger: ledger, directory: folder.directory, interval: options.statusInterval,
                             remaining: blocks.count - done, matchesPerBlock: matchesPerBlock)
         let stopRequest = options.stopRequest ?? (options.stopsOnSignal ? { Interruption.signal } : { nil })
-        sinks = [SignalWatch(stopRequest), MatchesSink(output, path: folder.matchesPath), ledger,
+        // The observer right after the writer: a block written is a block it sees, whatever
+        // stops the run after it.
+        options.rowsObserver?.begin(blocksBefore: done)
+        let observer = options.rowsObserver.map { [RowsSink($0, seats: plan.schedule.seats)] as [any BlockSink] } ?? []
+        sinks = [SignalWatch(stopRequest), MatchesSink(output, path: folder.matchesPath)] + observer + [ledger,
                  ProgressSink(progress, seats: plan.schedule.seats), ForfeitGuard(entrants: plan.entrantNames.count), status]
             + (onBlock.map { [StopRule($0, entrants: plan.entrantNames.count, seats: plan.schedule.seats)] } ?? [])
     }

@@ -177,3 +177,31 @@ final class StopRule: BlockSink {
         return decide(number, scores) ? .decided : nil
     }
 }
+
+/// Sees the rows a run writes to its matches file, block by block in the file's order,
+/// on the thread that writes them: what a reader of the finished file would count,
+/// without reading the file again (`oplab tournament`'s findings and page).
+public protocol RowsObserver: AnyObject, Sendable {
+    /// Before the first block: how many blocks the folder held already (a resumed run),
+    /// whose rows this observer does not see.
+    func begin(blocksBefore: Int)
+    /// A written block: its rows (`seats` a match, seats in order) and, per match, its
+    /// end reason.
+    func take(rows: [MatchRow], reasons: [String], seats: Int)
+}
+
+/// Hands each written block to the run's ``RowsObserver``.
+final class RowsSink: BlockSink {
+    private let observer: any RowsObserver
+    private let seats: Int
+
+    init(_ observer: any RowsObserver, seats: Int) {
+        self.observer = observer
+        self.seats = seats
+    }
+
+    func take(_ block: MatchesLayout.BlockRows) -> RunStop? {
+        observer.take(rows: block.rows, reasons: block.reasons, seats: seats)
+        return nil
+    }
+}

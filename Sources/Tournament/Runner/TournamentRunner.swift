@@ -22,6 +22,9 @@ public struct RunOptions: Sendable {
     /// resume stops and says what is lost; a damaged or torn last member is cut either way.
     public var dropDamaged = false
     public var shard = Shard.whole
+    /// Sees every block's rows as they are written (`oplab tournament` counts them for its
+    /// findings and page instead of reading the matches file again); nil: none.
+    public var rowsObserver: (any RowsObserver)?
     public var quiet = false
     /// Store the rows compact (`matches.csv.gz`) or not; nil: the config's `compact`, else
     /// compact above ``MatchesFormat/compactAbove`` matches. A resumed run keeps the format
