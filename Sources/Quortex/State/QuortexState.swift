@@ -48,7 +48,10 @@ public struct QuortexState: GameState {
 
     /// Deals a match: shuffle the bag, then seat 0 draws (rule book, "A turn").
     init(setup: QuortexSetup, seed: UInt64) {
-        self.init(setup: setup)
+        // Not `self.init(setup:)`: a delegating initialiser built the state in a temporary
+        // and copied its 4,464 bytes about four times on the way out.
+        self.setup = setup
+        graph = setup.board.emptyGraph
         for type in 0..<4 { remaining[type] = UInt8(setup.bag[type]) }
         var rng = LabRandom(seed: seed)
         shuffleRemainingIntoBag(using: &rng)
