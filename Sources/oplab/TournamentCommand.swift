@@ -68,7 +68,7 @@ struct TournamentCommand: ParsableCommand {
             var (plan, options) = try parse()
             // The rows counted as they are written: the findings and the page below need
             // not read the matches file again (a resumed run's are read: earlier rows).
-            let counter = MatchesCounter(entrants: plan.config.entrants.count, seats: plan.schedule.seats)
+            let counter = MatchesCounter(plan: plan)
             options.rowsObserver = counter
             for warning in plan.warnings { printError("warning: \(warning)") }
             output.progress(Self.header(plan, options: options))

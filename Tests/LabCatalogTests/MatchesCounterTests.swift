@@ -57,7 +57,7 @@ struct MatchesCounterTests {
         let plan = try Self.plan(game, blocks: game == "quortex" ? 6 : 40, compact: compact)
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let counter = MatchesCounter(entrants: plan.config.entrants.count, seats: plan.schedule.seats)
+        let counter = MatchesCounter(plan: plan)
         _ = try Self.run(plan, in: folder, counter: counter)
         let counted = try #require(counter.counted)
         let read = try Self.read(plan, folder, file: compact ? "matches.csv.gz" : "matches.csv")
@@ -70,7 +70,7 @@ struct MatchesCounterTests {
         let plan = try Self.plan("tictactoe", blocks: 40)
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let counter = MatchesCounter(entrants: plan.config.entrants.count, seats: plan.schedule.seats)
+        let counter = MatchesCounter(plan: plan)
         let result = try Self.run(plan, in: folder, threads: 1, counter: counter, stopAfter: 9)
         #expect(result.blocksPlayed == 10)
         Self.expectSame(try #require(counter.counted), try Self.read(plan, folder))
@@ -83,7 +83,7 @@ struct MatchesCounterTests {
         defer { for f in [folder, straight] { try? FileManager.default.removeItem(atPath: f) } }
         // Stopped after 15 blocks, then resumed to the end.
         _ = try Self.run(plan, in: folder, threads: 1, stopAfter: 14)
-        let counter = MatchesCounter(entrants: plan.config.entrants.count, seats: plan.schedule.seats)
+        let counter = MatchesCounter(plan: plan)
         _ = try Self.run(plan, in: folder, resume: true, counter: counter)
         #expect(counter.counted == nil)
         _ = try Self.run(plan, in: straight)
@@ -97,7 +97,7 @@ struct MatchesCounterTests {
         let plan = try Self.plan("tictactoe", blocks: 40)
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let counter = MatchesCounter(entrants: plan.config.entrants.count, seats: plan.schedule.seats)
+        let counter = MatchesCounter(plan: plan)
         _ = try Self.run(plan, in: folder, counter: counter)
         let before = try TournamentReport.findings(directory: folder)
         // Only the header left: read, the file now disagrees with run.json.

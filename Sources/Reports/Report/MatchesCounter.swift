@@ -20,12 +20,18 @@ public final class MatchesCounter: RowsObserver {
         state = Mutex(State(counting: ReportTally.Counting(entrants: entrants, seats: seats)))
     }
 
+    /// A counter for a run of `plan`.
+    public convenience init(plan: TournamentPlan) {
+        self.init(entrants: plan.config.entrants.count, seats: plan.schedule.seats)
+    }
+
     public func begin(blocksBefore: Int) {
         state.withLock { $0.partial = $0.partial || blocksBefore > 0 }
     }
 
-    public func take(rows: [MatchRow], reasons: [String], seats: Int) {
+    public func take(rows: [MatchRow], reasons: [String]) {
         state.withLock { state in
+            let seats = state.counting.tally.seats
             var reason = 0
             // Fields read where they lie: a row taken whole is copied with its marks array.
             for k in rows.indices {

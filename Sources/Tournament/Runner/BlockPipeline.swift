@@ -43,7 +43,7 @@ final class BlockPipeline {
         // The observer right after the writer: a block written is a block it sees, whatever
         // stops the run after it.
         options.rowsObserver?.begin(blocksBefore: done)
-        let observer = options.rowsObserver.map { [RowsSink($0, seats: plan.schedule.seats)] as [any BlockSink] } ?? []
+        let observer = options.rowsObserver.map { [RowsSink($0)] as [any BlockSink] } ?? []
         sinks = [SignalWatch(stopRequest), MatchesSink(output, path: folder.matchesPath)] + observer + [ledger,
                  ProgressSink(progress, seats: plan.schedule.seats), ForfeitGuard(entrants: plan.entrantNames.count), status]
             + (onBlock.map { [StopRule($0, entrants: plan.entrantNames.count, seats: plan.schedule.seats)] } ?? [])

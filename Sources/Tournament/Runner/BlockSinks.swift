@@ -185,23 +185,19 @@ public protocol RowsObserver: AnyObject, Sendable {
     /// Before the first block: how many blocks the folder held already (a resumed run),
     /// whose rows this observer does not see.
     func begin(blocksBefore: Int)
-    /// A written block: its rows (`seats` a match, seats in order) and, per match, its
-    /// end reason.
-    func take(rows: [MatchRow], reasons: [String], seats: Int)
+    /// A written block: its rows (a match's together, seats in order) and, per match,
+    /// its end reason.
+    func take(rows: [MatchRow], reasons: [String])
 }
 
 /// Hands each written block to the run's ``RowsObserver``.
 final class RowsSink: BlockSink {
     private let observer: any RowsObserver
-    private let seats: Int
 
-    init(_ observer: any RowsObserver, seats: Int) {
-        self.observer = observer
-        self.seats = seats
-    }
+    init(_ observer: any RowsObserver) { self.observer = observer }
 
     func take(_ block: MatchesLayout.BlockRows) -> RunStop? {
-        observer.take(rows: block.rows, reasons: block.reasons, seats: seats)
+        observer.take(rows: block.rows, reasons: block.reasons)
         return nil
     }
 }
