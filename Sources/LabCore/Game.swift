@@ -71,6 +71,14 @@ public protocol GameState: Sendable {
     /// so a large state (rail's, 920 bytes) implements this to be read where it lies.
     /// The default calls ``legalActions(into:)``.
     mutating func legalActionsInPlace(into buffer: inout ActionBuffer)
+    /// How many actions ``legalActions(into:)`` would list, where the game can tell
+    /// without writing them (the state unchanged); nil where it cannot (the default).
+    /// The play loop asks it for a seat whose strategy draws uniformly
+    /// (``Strategy/drawsUniformly``), then ``legalAction(at:)`` for the drawn index.
+    mutating func legalActionCountInPlace() -> Int?
+    /// The `index`-th action of ``legalActions(into:)``'s list (`index` below its count):
+    /// the action a uniform draw of `index` from the list picks. The default lists them.
+    mutating func legalAction(at index: Int) -> Int
     /// Applies a legal action of the mover.
     mutating func apply(_ action: Int)
     /// The result, once terminal.
@@ -145,6 +153,12 @@ extension GameState {
     @inlinable public var chanceOutcome: Int { 0 }
     @inlinable
     public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) { legalActions(into: &buffer) }
+    @inlinable public mutating func legalActionCountInPlace() -> Int? { nil }
+    public mutating func legalAction(at index: Int) -> Int {
+        var buffer = ActionBuffer()
+        legalActionsInPlace(into: &buffer)
+        return buffer[index]
+    }
     @inlinable
     public mutating func observationInPlace(for seat: Int) -> Observation { observation(for: seat) }
     @inlinable

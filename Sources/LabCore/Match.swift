@@ -40,28 +40,33 @@ public enum Match {
         var deciders = InlineArray<64, Unmanaged<Decider<G>>?>(repeating: nil)
         for (seat, strategy) in strategies.enumerated() { deciders[seat] = .passRetained(Decider.boxing(strategy)) }
         defer { for seat in strategies.indices { deciders[seat]?.release() } }
+        // Seats whose strategy draws uniformly (`random`): their turns ask the game how
+        // many legal actions there are instead of listing them, where it can tell.
+        var drawing: UInt64 = 0
+        for (seat, strategy) in strategies.enumerated() where strategy.drawsUniformly { drawing |= 1 &<< UInt64(seat) }
         var forfeit: Forfeit?
         while !state.isTerminal {
-            state.legalActionsInPlace(into: &buffer)
             let seat = state.currentSeat
+            let count = drawing & (1 &<< UInt64(seat)) != 0 ? state.legalActionCountInPlace() : nil
+            if count == nil { state.legalActionsInPlace(into: &buffer) }
             let action: Int
             // The clock's instant is touched only on a timed decision: an optional instant
             // made on every turn goes through the stdlib's value witnesses (2 % of a rail run).
             if let timer, timer.begin(seat: seat) {
                 let started = ContinuousClock.now
                 action = choose(strategies, deciders[seat].unsafelyUnwrapped, seat: seat, anyPerfect: anyPerfect, state: &state,
-                                observation: &observation, legal: buffer)
+                                observation: &observation, legal: buffer, count: count)
                 timer.record(seat: seat, elapsed: started.duration(to: .now))
             } else {
                 action = choose(strategies, deciders[seat].unsafelyUnwrapped, seat: seat, anyPerfect: anyPerfect, state: &state,
-                                observation: &observation, legal: buffer)
+                                observation: &observation, legal: buffer, count: count)
             }
             if action == Forfeit.action, let kind = strategies[seat].forfeitKind {
                 // A fault (an external bot's): the match ends here, the seat's team last.
                 forfeit = Forfeit(seat: seat, kind: kind)
                 break
             }
-            precondition(buffer.contains(action), "strategy in seat \(seat) chose illegal action \(action)")
+            precondition(count != nil || buffer.contains(action), "strategy in seat \(seat) chose illegal action \(action)")
             if let observe {
                 let before = state
                 state.apply(action)
@@ -87,13 +92,17 @@ public enum Match {
 
     /// The decision of the strategy in `seat`: a perfect-information strategy (a
     /// measuring device) is handed the state, every other strategy its seat's observation
-    /// (the match's `observation`, updated for the seat).
+    /// (the match's `observation`, updated for the seat). With `count` (the legal actions
+    /// counted, not listed, for a strategy that draws uniformly) the strategy draws an
+    /// index and the state names that action; `legal` is then not this turn's.
     /// Not inlined: the loop calls it from two places (timed or not), and inlined twice the
     /// observation was built in a temporary and copied to the call's argument every turn
     /// (rail 4,000 instructions a match more; Quortex, with a small observation, 600 less).
     @inlinable @inline(never)
     static func choose<G: Game>(_ strategies: [any Strategy<G>], _ decider: Unmanaged<Decider<G>>, seat: Int, anyPerfect: Bool,
-                                state: inout G.State, observation: inout G.State.Observation, legal: ActionBuffer) -> Int {
+                                state: inout G.State, observation: inout G.State.Observation, legal: ActionBuffer,
+                                count: Int?) -> Int {
+        if let count { return state.legalAction(at: decider._withUnsafeGuaranteedRef { $0.drawIndex(among: count) }) }
         if anyPerfect, strategies[seat].readsState, let perfect = strategies[seat] as? any PerfectInformationStrategy<G> {
             return perfect.chooseAction(state: state, legal: legal)
         }
@@ -152,6 +161,10 @@ class Decider<G: Game> {
         preconditionFailure("Decider is abstract: StrategyDecider overrides chooseAction")
     }
 
+    @usableFromInline func drawIndex(among count: Int) -> Int {
+        preconditionFailure("Decider is abstract: StrategyDecider overrides drawIndex")
+    }
+
     /// A decider calling `strategy`.
     @usableFromInline static func boxing(_ strategy: some Strategy<G>) -> Decider<G> { StrategyDecider(strategy) }
 }
@@ -168,4 +181,6 @@ final class StrategyDecider<S: Strategy>: Decider<S.G> {
     @usableFromInline override func chooseAction(_ observation: S.G.State.Observation, legal: ActionBuffer) -> Int {
         strategy.chooseAction(observation, legal: legal)
     }
+
+    @usableFromInline override func drawIndex(among count: Int) -> Int { strategy.drawIndex(among: count) }
 }

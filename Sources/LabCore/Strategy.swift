@@ -37,6 +37,17 @@ public protocol Strategy<G>: AnyObject {
     /// nil for the others, and after a decision with one legal action. A teacher's games
     /// record it as the policy target with `oplab learn --teacher-targets search`.
     var searchPolicy: [(action: Int, probability: Double)]? { get }
+
+    /// Whether every decision is a uniform draw from the legal actions and nothing else
+    /// (`random`; default false). The play loop then asks ``drawIndex(among:)`` for an
+    /// index and the state for that action (``GameState/legalAction(at:)``) where the game
+    /// can count its legal actions without listing them: the same action as
+    /// ``chooseAction(_:legal:)`` on the list, from the same draw.
+    var drawsUniformly: Bool { get }
+
+    /// The index of the legal action to play among `count` (asked only of a strategy
+    /// that ``drawsUniformly``), drawn as ``chooseAction(_:legal:)`` draws it.
+    func drawIndex(among count: Int) -> Int
 }
 
 extension Strategy {
@@ -46,6 +57,10 @@ extension Strategy {
     public func matchDidEnd(_ outcome: Outcome) {}
     public var readsState: Bool { false }
     public var searchPolicy: [(action: Int, probability: Double)]? { nil }
+    public var drawsUniformly: Bool { false }
+    public func drawIndex(among count: Int) -> Int {
+        preconditionFailure("drawIndex(among:) is asked only of a strategy that draws uniformly")
+    }
 }
 
 /// A strategy that reads the true state, hidden parts included. It exists only to
@@ -89,8 +104,12 @@ public final class UniformRandomStrategy<G: Game>: Strategy {
     public init(seed: UInt64) { rng = LabRandom(seed: seed) }
 
     public func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
-        legal[rng.uniform(legal.count)]
+        legal[drawIndex(among: legal.count)]
     }
+
+    public var drawsUniformly: Bool { true }
+
+    public func drawIndex(among count: Int) -> Int { rng.uniform(count) }
 }
 
 /// A strategy that plays a uniformly random legal move with probability `epsilon` and

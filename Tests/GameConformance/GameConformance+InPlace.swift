@@ -7,9 +7,10 @@ extension Conformance {
     /// lists the same actions in the same order as ``GameState/legalActions(into:)``, and
     /// ``GameState/observationInPlace(for:)`` gives every seat the observation
     /// ``GameState/observation(for:)`` gives, as does ``GameState/observe(_:into:)`` over
-    /// the observation kept from the states before (as the play loop keeps one), and none
-    /// changes the state (its legal actions and every seat's observation are the same
-    /// afterwards); and
+    /// the observation kept from the states before (as the play loop keeps one),
+    /// ``GameState/legalActionCountInPlace()`` and ``GameState/legalAction(at:)`` count and
+    /// name the listed actions, and none changes the state (its legal actions and every
+    /// seat's observation are the same afterwards); and
     /// ``GameState/searchValues(into:)`` and ``GameState/searchValuesInPlace(into:)`` give every
     /// seat its ``GameState/searchValue(of:)``, running and finished. The play loop and the searches use these forms; a game that
     /// implements them (rail, Quortex) must not differ from its plain ones.
@@ -24,6 +25,7 @@ extension Conformance {
             if plain.actions != inPlace.actions {
                 throw fail(.inPlaceReads, matchSeed, state, "legalActionsInPlace listed \(inPlace.actions), legalActions \(plain.actions)")
             }
+            try checkIndexedActions(&state, plain, matchSeed)
             for seat in 0..<state.seatCount where state.observationInPlace(for: seat) != seen[seat] {
                 throw fail(.inPlaceReads, matchSeed, state, "observationInPlace(for: \(seat)) differs from observation(for: \(seat))")
             }
@@ -41,6 +43,21 @@ extension Conformance {
             }
             try checkSearchValues(state, matchSeed)
         }, finished: { state, matchSeed throws(ConformanceFailure) in try checkSearchValues(state, matchSeed) })
+    }
+
+    /// ``GameState/legalActionCountInPlace()``, where the game answers, is the list's
+    /// count, and ``GameState/legalAction(at:)`` names the list's action at every index
+    /// (a uniform draw's index picks what a draw from the list picks).
+    private static func checkIndexedActions<S: GameState>(_ state: inout S, _ listed: ActionBuffer,
+                                                          _ matchSeed: UInt64) throws(ConformanceFailure) {
+        if let count = state.legalActionCountInPlace(), count != listed.count {
+            throw fail(.inPlaceReads, matchSeed, state, "legalActionCountInPlace gave \(count), the list has \(listed.count)")
+        }
+        var indexed: [Int] = []
+        for index in 0..<listed.count { indexed.append(state.legalAction(at: index)) }
+        if indexed != listed.actions {
+            throw fail(.inPlaceReads, matchSeed, state, "legalAction(at:) named \(indexed), the list is \(listed.actions)")
+        }
     }
 
     /// ``GameState/searchValues(into:)`` and ``GameState/searchValuesInPlace(into:)`` give
