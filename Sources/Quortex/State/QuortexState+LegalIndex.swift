@@ -36,59 +36,69 @@ extension QuortexState {
     }
 
     /// The `index`-th placement of the list `masks` (legal cells per rotation, word by
-    /// word: rotation r's low and high 64 cells at `2r` and `2r + 1`) makes for
-    /// the distinct `rotations`: the 64-cell word holding it, then its cell by halving
-    /// (six steps, each counting the placements on the cells below a position: k for a
-    /// cell taking all k rotations, one a rotation for the others).
+    /// word: rotation r's low and high 64 cells at `2r` and `2r + 1`) makes for the
+    /// distinct `rotations`: the 64-cell word holding it, then its cell. Most legal cells
+    /// take all k rotations; the few that take only some (essential cells) are passed one
+    /// by one, and among the others the placement is the (i / k)-th cell's (i % k)-th
+    /// rotation.
     static func placement(at index: Int, words masks: UnsafePointer<UInt64>, rotations: Int) -> Int {
         assert(MemoryLayout<CellSet>.size == 16 && UInt16(littleEndian: 1) == 1, "a cell set is two words, low first")
         var rest = index
         for word in 0..<2 {
-            // This word's legal cells, per distinct rotation in order.
-            var words = InlineArray<6, UInt64>(repeating: 0)
-            var k = 0, total = 0
-            var every = UInt64.max, some: UInt64 = 0
+            // Cells taking every distinct rotation, and cells taking any.
+            var every = UInt64.max, some: UInt64 = 0, k = 0
             var r = rotations
             while r != 0 {
                 let bits = masks[r.trailingZeroBitCount &* 2 &+ word]
-                words[k] = bits
-                total &+= bits.nonzeroBitCount
                 every &= bits
                 some |= bits
                 k &+= 1
                 r &= r &- 1
             }
-            if rest < total {
-                // Cells taking only some rotations (few: most take all k or none).
-                let partial = some & ~every
-                // The last position whose cells below hold at most `rest` placements.
-                var cell = 0, before = 0, step = 32
-                while step != 0 {
-                    let below = (UInt64(1) &<< UInt64(cell &+ step)) &- 1
-                    var n = k &* (every & below).nonzeroBitCount
-                    if partial & below != 0 {
-                        for i in 0..<k { n &+= (words[i] & partial & below).nonzeroBitCount }
-                    }
-                    if n <= rest {
-                        cell &+= step
-                        before = n
-                    }
-                    step &>>= 1
-                }
-                // Its legal rotations in order: the (rest - before)-th.
-                var skip = rest &- before
+            // The cells taking only some rotations, in order, up to the placement: `passed`
+            // counts their placements before it.
+            var partial = some & ~every, passed = 0
+            while partial != 0 {
+                let cell = partial.trailingZeroBitCount
+                partial &= partial &- 1
                 let bit = UInt64(1) &<< UInt64(cell)
+                let start = k &* (every & (bit &- 1)).nonzeroBitCount &+ passed
+                if rest < start { break }  // on a cell before this one
+                var skip = rest &- start
                 r = rotations
-                for i in 0..<k {
+                while r != 0 {
                     let rotation = r.trailingZeroBitCount
                     r &= r &- 1
-                    guard words[i] & bit != 0 else { continue }
+                    guard masks[rotation &* 2 &+ word] & bit != 0 else { continue }
                     if skip == 0 { return (word &* 64 &+ cell) &* 6 &+ rotation }
                     skip &-= 1
+                    passed &+= 1
                 }
             }
-            rest &-= total
+            // On a cell taking every rotation, or past this word.
+            let onEvery = rest &- passed, full = k &* every.nonzeroBitCount
+            if onEvery < full {
+                return (word &* 64 &+ nthSetBit(every, onEvery / k)) &* 6 &+ setBit(UInt64(rotations), onEvery % k)
+            }
+            rest = onEvery &- full
         }
         preconditionFailure("placement \(index) past the legal placements")
+    }
+
+    /// The position of `word`'s `n`-th set bit (from 0; it has more than `n`), by halving:
+    /// six steps of one bit count each.
+    @inline(__always)
+    static func nthSetBit(_ word: UInt64, _ n: Int) -> Int {
+        var position = 0, rest = n, step = 32
+        while step != 0 {
+            let window = (word &>> UInt64(position)) & ((UInt64(1) &<< UInt64(step)) &- 1)
+            let count = window.nonzeroBitCount
+            if count <= rest {
+                position &+= step
+                rest &-= count
+            }
+            step &>>= 1
+        }
+        return position
     }
 }
