@@ -78,27 +78,10 @@ extension QuortexState {
             // On a cell taking every rotation, or past this word.
             let onEvery = rest &- passed, full = k &* every.nonzeroBitCount
             if onEvery < full {
-                return (word &* 64 &+ nthSetBit(every, onEvery / k)) &* 6 &+ setBit(UInt64(rotations), onEvery % k)
+                return (word &* 64 &+ setBit(every, onEvery / k)) &* 6 &+ setBit(UInt64(rotations), onEvery % k)
             }
             rest = onEvery &- full
         }
         preconditionFailure("placement \(index) past the legal placements")
-    }
-
-    /// The position of `word`'s `n`-th set bit (from 0; it has more than `n`), by halving:
-    /// six steps of one bit count each.
-    @inline(__always)
-    static func nthSetBit(_ word: UInt64, _ n: Int) -> Int {
-        var position = 0, rest = n, step = 32
-        while step != 0 {
-            let window = (word &>> UInt64(position)) & ((UInt64(1) &<< UInt64(step)) &- 1)
-            let count = window.nonzeroBitCount
-            if count <= rest {
-                position &+= step
-                rest &-= count
-            }
-            step &>>= 1
-        }
-        return position
     }
 }
