@@ -9,14 +9,14 @@ import Testing
 /// draw from the list plays.
 @Suite("Quortex legal placements by index")
 struct LegalIndexTests {
-    /// Whole matches' positions (a cell takes only some rotations mostly near their end).
-    static let configs = [
-        LegalityFuzzTests.Config(seats: 2, radius: 2, bag: "10,10,10,10", positions: 60),
-        LegalityFuzzTests.Config(seats: 2, radius: 3, bag: "10,10,10,10", positions: 120),
-        LegalityFuzzTests.Config(seats: 4, radius: 2, bag: "10,10,10,10", positions: 60, mixedPlayers: true),
-        LegalityFuzzTests.Config(seats: 6, radius: 2, bag: "0,0,30,30", positions: 60),
-        LegalityFuzzTests.Config(seats: 3, radius: 4, bag: "20,20,20,20", positions: 200),
-        // Boards of more than 64 cells: the second word of a cell set.
+    /// The playout steps' boards, each over at least 200 positions of whole matches (a
+    /// cell takes only some rotations mostly near their end), and boards of more than 64
+    /// cells (the second word of a cell set).
+    static let configs = RandomPlayoutStepTests.configs.map { config in
+        var config = config
+        config.positions = max(config.positions, 200)
+        return config
+    } + [
         LegalityFuzzTests.Config(seats: 3, radius: 5, bag: "30,30,30,30", positions: 300),
         LegalityFuzzTests.Config(seats: 2, radius: 6, bag: "40,40,40,40", positions: 300, mixedPlayers: true),
     ]

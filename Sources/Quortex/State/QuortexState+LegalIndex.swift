@@ -8,14 +8,11 @@ extension QuortexState {
     /// How many placements ``legalActions(into:)`` lists; nil once the match is over.
     public mutating func legalActionCountInPlace() -> Int? {
         guard !isTerminal else { return nil }
-        if unchecked != 0 { check(cells: unchecked) }
-        let tile = Int(tile)
-        return withUnsafeBytes(of: legalCells) { raw in
-            let masks = raw.baseAddress!.assumingMemoryBound(to: CellSet.self)
-            var count = 0
-            var r = QuortexTile.distinctRotationMasks[tile]
+        return withLegalWords { masks, rotations in
+            var count = 0, r = rotations
             while r != 0 {
-                count &+= masks[r.trailingZeroBitCount].nonzeroBitCount
+                let rotation = r.trailingZeroBitCount
+                count &+= masks[rotation &* 2].nonzeroBitCount &+ masks[rotation &* 2 &+ 1].nonzeroBitCount
                 r &= r &- 1
             }
             return count
@@ -26,21 +23,24 @@ extension QuortexState {
     /// cell's rotations lowest first).
     public mutating func legalAction(at index: Int) -> Int {
         precondition(!isTerminal, "legalAction(at:) of a finished match")
-        if unchecked != 0 { check(cells: unchecked) }
-        let tile = Int(tile)
-        return withUnsafeBytes(of: legalCells) { raw in
-            // A rotation's cell set as two 64-bit words, low cells first.
-            Self.placement(at: index, words: raw.baseAddress!.assumingMemoryBound(to: UInt64.self),
-                           rotations: QuortexTile.distinctRotationMasks[tile])
-        }
+        return withLegalWords { masks, rotations in Self.placement(at: index, words: masks, rotations: rotations) }
     }
 
-    /// The `index`-th placement of the list `masks` (legal cells per rotation, word by
-    /// word: rotation r's low and high 64 cells at `2r` and `2r + 1`) makes for the
-    /// distinct `rotations`: the 64-cell word holding it, then its cell. Most legal cells
-    /// take all k rotations; the few that take only some (essential cells) are passed one
-    /// by one, and among the others the placement is the (i / k)-th cell's (i % k)-th
-    /// rotation.
+    /// Lends `body` the drawn tile's legal cells per rotation as 64-bit words (rotation
+    /// r's low and high 64 cells at `2r` and `2r + 1`), a playout's unchecked cells worked
+    /// out first, and the tile's distinct rotations.
+    @inline(__always)
+    private mutating func withLegalWords<R>(_ body: (UnsafePointer<UInt64>, Int) -> R) -> R {
+        if unchecked != 0 { check(cells: unchecked) }
+        let rotations = QuortexTile.distinctRotationMasks[Int(tile)]
+        return withUnsafeBytes(of: legalCells) { raw in body(raw.baseAddress!.assumingMemoryBound(to: UInt64.self), rotations) }
+    }
+
+    /// The `index`-th placement of the list `masks` (``withLegalWords(_:)``'s words)
+    /// makes for the distinct `rotations`: the 64-cell word holding it, then its cell.
+    /// Most legal cells take all k rotations; the few that take only some (essential
+    /// cells) are passed one by one, and among the others the placement is the (i / k)-th
+    /// cell's (i % k)-th rotation.
     static func placement(at index: Int, words masks: UnsafePointer<UInt64>, rotations: Int) -> Int {
         assert(MemoryLayout<CellSet>.size == 16 && UInt16(littleEndian: 1) == 1, "a cell set is two words, low first")
         var rest = index
