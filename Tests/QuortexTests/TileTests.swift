@@ -38,6 +38,8 @@ struct TileTests {
     @Test func distinctRotationsAreThreeSixThreeAndTwoLowestFirst() {
         #expect(QuortexTile.distinctRotations == [[0, 1, 2], [0, 1, 2, 3, 4, 5], [0, 1, 2], [0, 1]])
         #expect(QuortexTile.distinctRotationMasks == [0b111, 0b111111, 0b111, 0b11])
+        // The constant the turns read agrees with the table worked out from the pairs.
+        #expect((0..<4).map(QuortexTile.distinctRotationMask) == QuortexTile.distinctRotationMasks)
     }
 
     @Test("a rotation's canonical rotation is the lowest with the same pairs", arguments: 0..<4)

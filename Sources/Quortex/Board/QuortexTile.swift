@@ -50,6 +50,12 @@ public enum QuortexTile {
     /// ``distinctRotations`` as bitmasks (bit r for rotation r).
     public static let distinctRotationMasks: [Int] = distinctRotations.map { $0.reduce(0) { $0 | 1 << $1 } }
 
+    /// ``distinctRotationMasks``' entry for `type` (0-3), read from a constant: the play
+    /// loop's turns ask for it several times, and a global array is a lazy initialiser's
+    /// check and a bounds check each time. Byte t holds type t's mask (tested equal).
+    @inlinable @inline(__always)
+    public static func distinctRotationMask(_ type: Int) -> Int { (0x0307_3F07 &>> (type &* 8)) & 0xFF }
+
     /// ``canonicalRotation(type:_:)`` of every tile code (`type * 6 + rotation`).
     public static let canonicalRotations: [Int] = (0..<24).map { canonicalRotation(type: $0 / 6, $0 % 6) }
 

@@ -32,8 +32,9 @@ extension QuortexState {
     @inline(__always)
     private mutating func withLegalWords<R>(_ body: (UnsafePointer<UInt64>, Int) -> R) -> R {
         if unchecked != 0 { check(cells: unchecked) }
-        let rotations = QuortexTile.distinctRotationMasks[Int(tile)]
-        return withUnsafeBytes(of: legalCells) { raw in body(raw.baseAddress!.assumingMemoryBound(to: UInt64.self), rotations) }
+        let rotations = QuortexTile.distinctRotationMask(Int(tile))
+        // Borrowed where it lies (`withUnsafeBytes(of:)` of the field copied its 96 bytes).
+        return withUnsafeMutableBytes(of: &legalCells) { raw in body(raw.baseAddress!.assumingMemoryBound(to: UInt64.self), rotations) }
     }
 
     /// The `index`-th placement of the list `masks` (``withLegalWords(_:)``'s words)

@@ -23,7 +23,7 @@ extension QuortexState {
     static func addLegalRotations(of cells: CellSet, graph: Junctions, ends: UnsafePointer<UInt16>, type: Int,
                                   essential: InlineArray<3, CellSet>, liveAxes: Int, partnerMask: UnsafeMutablePointer<UInt8>,
                                   into legal: inout InlineArray<6, CellSet>) {
-        let rotations = QuortexTile.distinctRotationMasks[type]
+        let rotations = QuortexTile.distinctRotationMask(type)
         var rest = cells
         while rest != 0 {
             let cell = rest.trailingZeroBitCount
@@ -45,7 +45,7 @@ extension QuortexState {
     /// leaves its essential cells unworked until then (``unchecked``). No list is made,
     /// so `buffer` is not used.
     public mutating func applyRandomAction(using rng: inout LabRandom, buffer: inout ActionBuffer) {
-        let rotations = QuortexTile.distinctRotationMasks[Int(tile)]
+        let rotations = QuortexTile.distinctRotationMask(Int(tile))
         let empty = setup.board.allCells & ~occupied
         let k = rotations.nonzeroBitCount, lowCount = UInt64(truncatingIfNeeded: empty).nonzeroBitCount
         let n = empty.nonzeroBitCount

@@ -41,7 +41,7 @@ extension QuortexState {
     mutating func analyseTurn(deferring: Bool = false) {
         unchecked = 0
         let type = Int(tile)
-        let rotations = QuortexTile.distinctRotationMasks[type]
+        let rotations = QuortexTile.distinctRotationMask(type)
         let liveAxes = setup.liveAxes
         let placed = placedSinceAnalysis
         placedSinceAnalysis = 0
@@ -175,7 +175,7 @@ extension QuortexState {
 
     @inline(__always)
     static func listLegalActions(_ masks: UnsafePointer<CellSet>, tile: Int, into buffer: inout ActionBuffer) {
-        let rotations = QuortexTile.distinctRotationMasks[tile]
+        let rotations = QuortexTile.distinctRotationMask(tile)
         // Cells where every distinct rotation is legal (most of them) take the whole
         // list; only the others are checked rotation by rotation.
         var all = CellSet.max, any: CellSet = 0
@@ -240,15 +240,18 @@ extension QuortexState {
     /// and these outside connections, the sides reaching the start edge reach the sides
     /// reaching the target edge (the cell is essential, so without it they are apart).
     struct SideClasses: ~Copyable {
-        /// Per side, the sides joined to it outside the cell without an edge: itself,
+        /// Byte d: the sides joined to side d outside the cell without an edge: itself,
         /// the side a chain comes back by, or every side leading into the same part.
-        var joined = InlineArray<6, UInt8>(repeating: 0)
-        /// Per side, only what a flow may use: itself, or the side its chain comes back by.
-        var loop = InlineArray<6, UInt8>(repeating: 0)
+        var joined: UInt64 = 0
+        /// Byte d: only what a flow may use: side d, or the side its chain comes back by.
+        var loops: UInt64 = 0
         /// Per edge, the sides whose chains end at one of its ports.
         var ports = InlineArray<6, UInt8>(repeating: 0)
-        /// Per side leading into a part, that part (cells reachable without the cell).
+        /// The distinct parts the sides lead into (cells reachable without the cell), and
+        /// the sides leading into each.
         var parts = InlineArray<6, CellSet>(repeating: 0)
+        var partSides = InlineArray<6, UInt8>(repeating: 0)
+        var partCount = 0
         let cell: Int
 
         /// One search per distinct part the sides lead into.
@@ -257,30 +260,39 @@ extension QuortexState {
             self.cell = cell
             let without = graph.empty & ~(CellSet(1) << cell)
             let base = cell &* 6
-            var junctionSides = 0
+            var loop: UInt64 = 0x2010_0804_0201
             for d in 0..<6 {
                 let end = ends[base &+ d]
                 let x = SideEnd.target(end)
                 if x >= Junctions.portBase {
                     ports[x &- Junctions.portBase] |= UInt8(1) << d
-                    loop[d] = UInt8(1) << d
                 } else if x == cell {
-                    loop[d] = UInt8(1) << d | UInt8(1) << SideEnd.entering(end)
+                    loop |= UInt64(1) &<< (SideEnd.entering(end) &+ d &* 8)
                 } else {
-                    loop[d] = UInt8(1) << d
-                    junctionSides |= 1 << d
                     let bit = CellSet(1) << x
-                    var part: CellSet = 0
-                    for e in 0..<d where parts[e] & bit != 0 { part = parts[e]; break }
-                    parts[d] = part != 0 ? part : graph.reach(from: bit, allowed: without)
+                    var p = 0
+                    while p < partCount && parts[p] & bit == 0 { p &+= 1 }
+                    if p == partCount {
+                        parts[p] = graph.reach(from: bit, allowed: without)
+                        partCount &+= 1
+                    }
+                    partSides[p] |= UInt8(1) << d
                 }
             }
-            for d in 0..<6 {
-                guard junctionSides & (1 << d) != 0 else { joined[d] = loop[d]; continue }
-                var same: UInt8 = 0
-                for e in 0..<6 where junctionSides & (1 << e) != 0 && parts[e] == parts[d] { same |= UInt8(1) << e }
-                joined[d] = same
-            }
+            var joined = loop
+            for p in 0..<partCount { joined = Self.setting(joined, lanes: partSides[p], to: partSides[p]) }
+            self.joined = joined
+            loops = loop
+        }
+
+        /// `bytes` with byte d set to `value` for every bit d of `lanes`.
+        @inline(__always)
+        static func setting(_ bytes: UInt64, lanes: UInt8, to value: UInt8) -> UInt64 {
+            // Byte d keeps bit d of `lanes`; then each non-zero byte becomes 0xFF.
+            let spread = (UInt64(lanes) &* 0x0101_0101_0101_0101) & 0x8040_2010_0804_0201
+            let high = (spread | ((spread & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F)) & 0x8080_8080_8080_8080
+            let mask = (high &>> 7) &* 0xFF
+            return bytes & ~mask | (UInt64(value) &* 0x0101_0101_0101_0101) & mask
         }
 
         /// The rotations (bit r) of `type`, among `rotations`, that may go on the cell: the
@@ -289,32 +301,25 @@ extension QuortexState {
         @inline(__always)
         func legalRotations(type: Int, rotations: Int, graph: Junctions, essential: InlineArray<3, CellSet>,
                             liveAxes: Int, partnerMask: UnsafeMutablePointer<UInt8>) -> Int {
-            // Per axis the cell is essential on: the sides reaching each edge, and each
-            // side's class with those two merged (byte d of a UInt64 for side d).
+            // Per axis the cell is essential on (n of them): the sides reaching each edge,
+            // and each side's class with those two merged (byte d for side d).
             var start = InlineArray<3, UInt8>(repeating: 0), target = InlineArray<3, UInt8>(repeating: 0)
             var classes = InlineArray<3, UInt64>(repeating: 0)
-            var axes = 0, flowAxes = 0
+            var n = 0, flowAxes = 0
             let cellBit = CellSet(1) << cell
-            var loops: UInt64 = 0
-            for d in 0..<6 { loops |= UInt64(loop[d]) &<< (d &* 8) }
             for axis in 0..<3 where liveAxes & (1 << axis) != 0 {
                 if ports[axis] != 0 && ports[axis &+ 3] != 0 { flowAxes |= 1 << axis }
                 guard essential[axis] & cellBit != 0 else { continue }
-                axes |= 1 << axis
                 var s = ports[axis], t = ports[axis &+ 3]
                 let startCells = graph.touching(axis), targetCells = graph.touching(axis &+ 3)
-                for d in 0..<6 where parts[d] != 0 {
-                    if parts[d] & startCells != 0 { s |= UInt8(1) << d }
-                    if parts[d] & targetCells != 0 { t |= UInt8(1) << d }
+                for p in 0..<partCount {
+                    if parts[p] & startCells != 0 { s |= partSides[p] }
+                    if parts[p] & targetCells != 0 { t |= partSides[p] }
                 }
-                start[axis] = s
-                target[axis] = t
-                var packed: UInt64 = 0
-                for d in 0..<6 {
-                    let bit = UInt8(1) << d
-                    packed |= UInt64(s & bit != 0 ? s : t & bit != 0 ? t : joined[d]) &<< (d &* 8)
-                }
-                classes[axis] = packed
+                start[n] = s
+                target[n] = t
+                classes[n] = Self.setting(Self.setting(joined, lanes: t, to: t), lanes: s, to: s)
+                n &+= 1
             }
             var legal = 0
             var r = rotations
@@ -331,12 +336,7 @@ extension QuortexState {
                         continue rotationLoop
                     }
                 }
-                var a = axes
-                while a != 0 {
-                    let axis = a.trailingZeroBitCount
-                    a &= a &- 1
-                    if !Self.connects(start[axis], target[axis], pairs: pairs, classes: classes[axis]) { continue rotationLoop }
-                }
+                for i in 0..<n where !Self.connects(start[i], target[i], pairs: pairs, classes: classes[i]) { continue rotationLoop }
                 legal |= 1 << rotation
             }
             return legal
