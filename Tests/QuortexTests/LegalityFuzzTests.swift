@@ -38,6 +38,10 @@ struct LegalityFuzzTests {
         Config(seats: 6, radius: 3, bag: "0,20,0,20", positions: 100, mixedPlayers: true),
         Config(seats: 3, radius: 4, bag: "20,20,20,20", positions: 150),
         Config(seats: 4, radius: 4, bag: "15,15,15,15", positions: 150, mixedPlayers: true),
+        // Boards of more than 64 cells, whose searches read 128-bit sets (the smaller
+        // ones above read 64-bit sets).
+        Config(seats: 2, radius: 5, bag: "25,25,25,25", positions: 100),
+        Config(seats: 3, radius: 6, bag: "35,35,35,35", positions: 60, mixedPlayers: true),
     ]
 
     static let defaultTotal = configs.reduce(0) { $0 + $1.positions }

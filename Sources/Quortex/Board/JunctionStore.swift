@@ -42,24 +42,31 @@ struct JunctionStore: Sendable {
     }
 
     /// Puts tile `code` on empty `cell`: each channel's two ends now lead to each other.
+    /// The rows are read and written as `S` (``CellBits``): a 64-bit view only on a board
+    /// of at most 64 cells, whose rows' high words stay 0.
     /// - Returns: the axes a flow now joins port to port (bit k for edges k and k + 3).
     /// - Complexity: O(junctions linked to `cell` + 6); no search.
-    mutating func place(cell: Int, code: Int, partner: UnsafeMutablePointer<UInt8>) -> Int {
-        let bit = CellSet(1) << cell
+    mutating func place<S: CellBits>(_: S.Type, cell: Int, code: Int, partner: UnsafeMutablePointer<UInt8>) -> Int {
+        let bit = S.bit(cell)
+        let stride = MemoryLayout<CellSet>.stride
         var completed = 0
         withUnsafeMutableBytes(of: &adjacency) { rawAdjacency in
             withUnsafeMutableBytes(of: &touching) { rawTouching in
                 withUnsafeMutableBytes(of: &ends) { rawEnds in
-                    let adj = rawAdjacency.baseAddress!.assumingMemoryBound(to: CellSet.self)
-                    let touching = rawTouching.baseAddress!.assumingMemoryBound(to: CellSet.self)
+                    let adj = rawAdjacency.baseAddress!, touching = rawTouching.baseAddress!
                     let ends = rawEnds.baseAddress!.assumingMemoryBound(to: UInt16.self)
-                    var linked = adj[cell]
+                    func row(_ p: UnsafeMutableRawPointer, _ i: Int) -> S { p.load(fromByteOffset: i &* stride, as: S.self) }
+                    func setRow(_ p: UnsafeMutableRawPointer, _ i: Int, _ value: S) {
+                        p.storeBytes(of: value, toByteOffset: i &* stride, as: S.self)
+                    }
+                    var linked = row(adj, cell)
                     while linked != 0 {
-                        adj[linked.trailingZeroBitCount] &= ~bit
+                        let x = linked.trailingZeroBitCount
+                        setRow(adj, x, row(adj, x) & ~bit)
                         linked &= linked &- 1
                     }
-                    adj[cell] = 0
-                    for e in 0..<6 { touching[e] &= ~bit }
+                    setRow(adj, cell, 0)
+                    for e in 0..<6 { setRow(touching, e, row(touching, e) & ~bit) }
                     let base = cell &* 6
                     var used: UInt8 = 0
                     for s in 0..<6 where used & (1 << s) == 0 && SideEnd.target(ends[base &+ s]) != cell {
@@ -82,11 +89,11 @@ struct JunctionStore: Sendable {
                         switch (x < Junctions.portBase, y < Junctions.portBase) {
                         case (true, true):
                             if x != y {
-                                adj[x] |= CellSet(1) << y
-                                adj[y] |= CellSet(1) << x
+                                setRow(adj, x, row(adj, x) | S.bit(y))
+                                setRow(adj, y, row(adj, y) | S.bit(x))
                             }
-                        case (true, false): touching[y &- Junctions.portBase] |= CellSet(1) << x
-                        case (false, true): touching[x &- Junctions.portBase] |= CellSet(1) << y
+                        case (true, false): setRow(touching, y &- Junctions.portBase, row(touching, y &- Junctions.portBase) | S.bit(x))
+                        case (false, true): setRow(touching, x &- Junctions.portBase, row(touching, x &- Junctions.portBase) | S.bit(y))
                         case (false, false):
                             let ex = x &- Junctions.portBase, ey = y &- Junctions.portBase
                             if ex &- ey == 3 || ey &- ex == 3 { completed |= 1 << (ex % 3) }
@@ -98,17 +105,18 @@ struct JunctionStore: Sendable {
         return completed
     }
 
-    /// Lends `body` the kept graph as a ``Junctions`` view, and the side ends, without
+    /// Lends `body` the kept graph as a ``JunctionGraph`` view with sets of type `S` (a
+    /// 64-bit view only on a board of at most 64 cells), and the side ends, without
     /// copying them.
     @inline(__always)
-    mutating func withGraph<R>(cells cellCount: Int, empty: CellSet, _ body: (Junctions, UnsafePointer<UInt16>) -> R) -> R {
+    mutating func withGraph<S: CellBits, R>(cells cellCount: Int, empty: S, _ body: (JunctionGraph<S>, UnsafePointer<UInt16>) -> R) -> R {
         withUnsafeMutableBytes(of: &adjacency) { rawAdjacency in
             withUnsafeMutableBytes(of: &touching) { rawTouching in
                 withUnsafeBytes(of: &ends) { rawEnds in
-                    withUnsafeTemporaryAllocation(of: CellSet.self, capacity: cellCount &+ 3) { work in
-                        let graph = Junctions(adjacency: rawAdjacency.baseAddress!.assumingMemoryBound(to: CellSet.self),
-                                              edges: rawTouching.baseAddress!.assumingMemoryBound(to: CellSet.self),
-                                              work: work.baseAddress!, empty: empty, cellCount: cellCount)
+                    withUnsafeTemporaryAllocation(of: S.self, capacity: cellCount &+ 3) { work in
+                        let graph = JunctionGraph<S>(adjacency: rawAdjacency.baseAddress!.assumingMemoryBound(to: CellSet.self),
+                                                     edges: rawTouching.baseAddress!.assumingMemoryBound(to: CellSet.self),
+                                                     work: work.baseAddress!, empty: empty, cellCount: cellCount)
                         return body(graph, rawEnds.baseAddress!.assumingMemoryBound(to: UInt16.self))
                     }
                 }

@@ -6,11 +6,19 @@ extension QuortexState {
     /// Works out the drawn tile's rotations on `cells` (unchecked essential cells).
     @usableFromInline
     mutating func check(cells: CellSet) {
+        if setup.board.tables.cellCount <= UInt64.bitWidth { check(cells: cells, as: UInt64.self) } else { check(cells: cells, as: CellSet.self) }
+    }
+
+    /// ``check(cells:)`` with the graph's sets read as `S`.
+    @inline(__always)
+    private mutating func check<S: CellBits>(cells: CellSet, as _: S.Type) {
         let t = setup.board.tables
-        let type = Int(tile), essential = essential, liveAxes = setup.liveAxes
+        let type = Int(tile), liveAxes = setup.liveAxes
+        var essential = InlineArray<3, S>(repeating: 0)
+        for axis in 0..<3 { essential[axis] = S(truncatingIfNeeded: self.essential[axis]) }
         var legal = legalCells
-        graph.withGraph(cells: t.cellCount, empty: setup.board.allCells & ~occupied) { graph, ends in
-            Self.addLegalRotations(of: cells, graph: graph, ends: ends, type: type, essential: essential,
+        graph.withGraph(cells: t.cellCount, empty: S(truncatingIfNeeded: setup.board.allCells & ~occupied)) { graph, ends in
+            Self.addLegalRotations(of: S(truncatingIfNeeded: cells), graph: graph, ends: ends, type: type, essential: essential,
                                    liveAxes: liveAxes, partnerMask: t.partnerMask, into: &legal)
         }
         legalCells = legal
@@ -20,19 +28,23 @@ extension QuortexState {
     /// Adds the legal rotations of the drawn tile (`type`) on each of `cells`, essential
     /// cells on the axes of `essential`, to `legal`.
     @inline(__always)
-    static func addLegalRotations(of cells: CellSet, graph: Junctions, ends: UnsafePointer<UInt16>, type: Int,
-                                  essential: InlineArray<3, CellSet>, liveAxes: Int, partnerMask: UnsafeMutablePointer<UInt8>,
-                                  into legal: inout InlineArray<6, CellSet>) {
+    static func addLegalRotations<S: CellBits>(of cells: S, graph: JunctionGraph<S>, ends: UnsafePointer<UInt16>, type: Int,
+                                               essential: InlineArray<3, S>, liveAxes: Int, partnerMask: UnsafeMutablePointer<UInt8>,
+                                               into legal: inout InlineArray<6, CellSet>) {
         let rotations = QuortexTile.distinctRotationMask(type)
+        let e0 = essential[0], e1 = essential[1], e2 = essential[2]
         var rest = cells
         while rest != 0 {
             let cell = rest.trailingZeroBitCount
             rest &= rest &- 1
-            let sides = SideClasses(graph, ends: ends, cell: cell)
-            var allowed = sides.legalRotations(type: type, rotations: rotations, graph: graph, essential: essential,
+            let bit = S.bit(cell)
+            let axes = (e0 & bit != 0 ? 1 : 0) | (e1 & bit != 0 ? 2 : 0) | (e2 & bit != 0 ? 4 : 0)
+            let sides = SideClasses<S>(graph, ends: ends, cell: cell)
+            var allowed = sides.legalRotations(type: type, rotations: rotations, graph: graph, axes: axes,
                                                liveAxes: liveAxes, partnerMask: partnerMask)
+            let cellBit = CellSet(1) &<< CellSet(truncatingIfNeeded: cell)
             while allowed != 0 {
-                legal[allowed.trailingZeroBitCount] |= CellSet(1) << cell
+                legal[allowed.trailingZeroBitCount] |= cellBit
                 allowed &= allowed &- 1
             }
         }

@@ -65,35 +65,55 @@ extension QuortexState {
             while r != 0 { legalCells[r.trailingZeroBitCount] = empty; r &= r &- 1 }
             return
         }
+        // Searched with 64-bit sets on a board that fits them (radius 4 and less).
+        if setup.board.tables.cellCount <= UInt64.bitWidth {
+            searchRoutes(UInt64.self, stale: stale, intact: intact, empty: empty, deferring: deferring)
+        } else {
+            searchRoutes(CellSet.self, stale: stale, intact: intact, empty: empty, deferring: deferring)
+        }
+    }
+
+    /// ``analyseTurn(deferring:)``'s searches of the `stale` axes (each with a route
+    /// known to stand, `intact`, or 0) and the drawn tile's legal cells that follow,
+    /// with the graph's sets read as `S`.
+    @inline(__always)
+    private mutating func searchRoutes<S: CellBits>(_: S.Type, stale: Int, intact: InlineArray<3, CellSet>, empty: CellSet,
+                                                   deferring: Bool) {
+        let type = Int(tile)
+        let rotations = QuortexTile.distinctRotationMask(type)
+        let liveAxes = setup.liveAxes
         let t = setup.board.tables
         var routesA = witnessA, routesB = witnessB
         var essential = InlineArray<3, CellSet>(repeating: 0)
         var legal = InlineArray<6, CellSet>(repeating: 0)
         var deferred: CellSet = 0
-        graph.withGraph(cells: t.cellCount, empty: empty) { graph, ends in
+        graph.withGraph(cells: t.cellCount, empty: S(truncatingIfNeeded: empty)) { graph, ends in
+            var found = InlineArray<3, S>(repeating: 0)
             for axis in 0..<3 where stale & (1 << axis) != 0 {
                 // With no route at all (a set-up position; play never leaves one),
                 // every cell needs the exact check, which then admits only placements
                 // that complete a flow.
-                if let found = graph.essentialCellsAndWitness(axis: axis, intact: intact[axis]) {
-                    essential[axis] = found.essential
-                    routesA[axis] = found.routes.0
-                    routesB[axis] = found.routes.1
+                if let result = graph.essentialCellsAndWitness(axis: axis, intact: S(truncatingIfNeeded: intact[axis])) {
+                    found[axis] = result.essential
+                    routesA[axis] = CellSet(truncatingIfNeeded: result.routes.0)
+                    routesB[axis] = CellSet(truncatingIfNeeded: result.routes.1)
                 } else {
-                    essential[axis] = empty
+                    found[axis] = graph.empty
                     routesA[axis] = 0
                     routesB[axis] = 0
                 }
             }
-            let anyEssential = essential[0] | essential[1] | essential[2]
+            let anyEssential = found[0] | found[1] | found[2]
+            let free = CellSet(truncatingIfNeeded: graph.empty & ~anyEssential)
             var r = rotations
-            while r != 0 { legal[r.trailingZeroBitCount] = empty & ~anyEssential; r &= r &- 1 }
+            while r != 0 { legal[r.trailingZeroBitCount] = free; r &= r &- 1 }
             if deferring {
-                deferred = empty & anyEssential
+                deferred = CellSet(truncatingIfNeeded: graph.empty & anyEssential)
             } else {
-                Self.addLegalRotations(of: empty & anyEssential, graph: graph, ends: ends, type: type, essential: essential,
+                Self.addLegalRotations(of: graph.empty & anyEssential, graph: graph, ends: ends, type: type, essential: found,
                                        liveAxes: liveAxes, partnerMask: t.partnerMask, into: &legal)
             }
+            for axis in 0..<3 { essential[axis] = CellSet(truncatingIfNeeded: found[axis]) }
         }
         self.essential = essential
         legalCells = legal
@@ -118,7 +138,9 @@ extension QuortexState {
         assert(!isTerminal, "apply on a finished match")
         let cell = action / 6, rotation = action % 6
         let code = Int(tile) * 6 + rotation
-        let completed = graph.place(cell: cell, code: code, partner: setup.board.tables.partner)
+        let t = setup.board.tables
+        let completed = t.cellCount <= UInt64.bitWidth ? graph.place(UInt64.self, cell: cell, code: code, partner: t.partner)
+            : graph.place(CellSet.self, cell: cell, code: code, partner: t.partner)
         cells[cell] = UInt8(code)
         occupied |= CellSet(1) << cell
         placedSinceAnalysis |= CellSet(1) << cell
@@ -239,7 +261,7 @@ extension QuortexState {
     /// there joins its sides in pairs; an axis stays joined exactly when, through pairs
     /// and these outside connections, the sides reaching the start edge reach the sides
     /// reaching the target edge (the cell is essential, so without it they are apart).
-    struct SideClasses: ~Copyable {
+    struct SideClasses<S: CellBits>: ~Copyable {
         /// Byte d: the sides joined to side d outside the cell without an edge: itself,
         /// the side a chain comes back by, or every side leading into the same part.
         var joined: UInt64 = 0
@@ -249,16 +271,16 @@ extension QuortexState {
         var ports = InlineArray<6, UInt8>(repeating: 0)
         /// The distinct parts the sides lead into (cells reachable without the cell), and
         /// the sides leading into each.
-        var parts = InlineArray<6, CellSet>(repeating: 0)
+        var parts = InlineArray<6, S>(repeating: 0)
         var partSides = InlineArray<6, UInt8>(repeating: 0)
         var partCount = 0
         let cell: Int
 
         /// One search per distinct part the sides lead into.
         @inline(__always)
-        init(_ graph: Junctions, ends: UnsafePointer<UInt16>, cell: Int) {
+        init(_ graph: JunctionGraph<S>, ends: UnsafePointer<UInt16>, cell: Int) {
             self.cell = cell
-            let without = graph.empty & ~(CellSet(1) << cell)
+            let without = graph.empty & ~S.bit(cell)
             let base = cell &* 6
             var loop: UInt64 = 0x2010_0804_0201
             for d in 0..<6 {
@@ -269,7 +291,7 @@ extension QuortexState {
                 } else if x == cell {
                     loop |= UInt64(1) &<< (SideEnd.entering(end) &+ d &* 8)
                 } else {
-                    let bit = CellSet(1) << x
+                    let bit = S.bit(x)
                     var p = 0
                     while p < partCount && parts[p] & bit == 0 { p &+= 1 }
                     if p == partCount {
@@ -297,19 +319,18 @@ extension QuortexState {
 
         /// The rotations (bit r) of `type`, among `rotations`, that may go on the cell: the
         /// ones completing a flow, and the ones keeping every axis the cell is essential
-        /// on joined.
+        /// on (bit k of `axes` for axis k) joined.
         @inline(__always)
-        func legalRotations(type: Int, rotations: Int, graph: Junctions, essential: InlineArray<3, CellSet>,
+        func legalRotations(type: Int, rotations: Int, graph: JunctionGraph<S>, axes: Int,
                             liveAxes: Int, partnerMask: UnsafeMutablePointer<UInt8>) -> Int {
             // Per axis the cell is essential on (n of them): the sides reaching each edge,
             // and each side's class with those two merged (byte d for side d).
             var start = InlineArray<3, UInt8>(repeating: 0), target = InlineArray<3, UInt8>(repeating: 0)
             var classes = InlineArray<3, UInt64>(repeating: 0)
             var n = 0, flowAxes = 0
-            let cellBit = CellSet(1) << cell
             for axis in 0..<3 where liveAxes & (1 << axis) != 0 {
                 if ports[axis] != 0 && ports[axis &+ 3] != 0 { flowAxes |= 1 << axis }
-                guard essential[axis] & cellBit != 0 else { continue }
+                guard axes & (1 << axis) != 0 else { continue }
                 var s = ports[axis], t = ports[axis &+ 3]
                 let startCells = graph.touching(axis), targetCells = graph.touching(axis &+ 3)
                 for p in 0..<partCount {
