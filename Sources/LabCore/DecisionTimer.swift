@@ -56,12 +56,12 @@ public final class DecisionTimer {
     public func begin(seat: Int) -> Bool {
         precondition(seat >= 0 && seat < Self.maxSeats, "seat \(seat) is past the timer's \(Self.maxSeats) seats")
         if seat >= seatsSeen { seatsSeen = seat + 1 }
-        counts[seat] += 1
+        counts[seat] &+= 1
         if countdowns[seat] == 0 {
             countdowns[seat] = Self.sampleInterval - 1
             return true
         }
-        countdowns[seat] -= 1
+        countdowns[seat] &-= 1
         return false
     }
 

@@ -79,6 +79,11 @@ public protocol GameState: Sendable {
     /// The `index`-th action of ``legalActions(into:)``'s list (`index` below its count):
     /// the action a uniform draw of `index` from the list picks. The default lists them.
     mutating func legalAction(at index: Int) -> Int
+    /// Whether `action` is one of ``legalActions(into:)``'s, where the game can tell
+    /// without listing them (the state unchanged); nil where it cannot (the default).
+    /// The play loop checks with it the decision of a seat whose strategy does not read
+    /// the list (``Strategy/readsLegalActions``), and lists them where it answers nil.
+    mutating func isLegalInPlace(_ action: Int) -> Bool?
     /// Applies a legal action of the mover.
     mutating func apply(_ action: Int)
     /// The result, once terminal.
@@ -154,6 +159,7 @@ extension GameState {
     @inlinable
     public mutating func legalActionsInPlace(into buffer: inout ActionBuffer) { legalActions(into: &buffer) }
     @inlinable public mutating func legalActionCountInPlace() -> Int? { nil }
+    @inlinable public mutating func isLegalInPlace(_ action: Int) -> Bool? { nil }
     public mutating func legalAction(at index: Int) -> Int {
         var buffer = ActionBuffer()
         legalActionsInPlace(into: &buffer)

@@ -44,11 +44,16 @@ public enum Match {
         // many legal actions there are instead of listing them, where it can tell.
         var drawing: UInt64 = 0
         for (seat, strategy) in strategies.enumerated() where strategy.drawsUniformly { drawing |= 1 &<< UInt64(seat) }
+        // Seats whose strategy reads the legal list (all but those that work out what they
+        // may do from the observation): only their turns list the legal actions.
+        var listing: UInt64 = 0
+        for (seat, strategy) in strategies.enumerated() where strategy.readsLegalActions { listing |= 1 &<< UInt64(seat) }
         var forfeit: Forfeit?
         while !state.isTerminal {
             let seat = state.currentSeat
             let count = drawing & (1 &<< UInt64(seat)) != 0 ? state.legalActionCountInPlace() : nil
-            if count == nil { state.legalActionsInPlace(into: &buffer) }
+            let listed = count == nil && listing & (1 &<< UInt64(seat)) != 0
+            if listed { state.legalActionsInPlace(into: &buffer) } else if count == nil { buffer.removeAll() }
             let action: Int
             // The clock's instant is touched only on a timed decision: an optional instant
             // made on every turn goes through the stdlib's value witnesses (2 % of a rail run).
@@ -66,7 +71,8 @@ public enum Match {
                 forfeit = Forfeit(seat: seat, kind: kind)
                 break
             }
-            precondition(count != nil || buffer.contains(action), "strategy in seat \(seat) chose illegal action \(action)")
+            precondition(count != nil || (listed ? buffer.contains(action) : isLegal(action, &state, buffer: &buffer)),
+                         "strategy in seat \(seat) chose illegal action \(action)")
             if let observe {
                 let before = state
                 state.apply(action)
@@ -90,11 +96,21 @@ public enum Match {
         return (outcome, consume state)
     }
 
+    /// Whether `action` is legal in `state`: asked of the game, or found in the list where
+    /// the game cannot tell without one (written into `buffer`).
+    @inlinable
+    static func isLegal<S: GameState>(_ action: Int, _ state: inout S, buffer: inout ActionBuffer) -> Bool {
+        if let legal = state.isLegalInPlace(action) { return legal }
+        state.legalActionsInPlace(into: &buffer)
+        return buffer.contains(action)
+    }
+
     /// The decision of the strategy in `seat`: a perfect-information strategy (a
     /// measuring device) is handed the state, every other strategy its seat's observation
     /// (the match's `observation`, updated for the seat). With `count` (the legal actions
     /// counted, not listed, for a strategy that draws uniformly) the strategy draws an
-    /// index and the state names that action; `legal` is then not this turn's.
+    /// index and the state names that action; `legal` is then not this turn's, and it is
+    /// empty for a strategy that does not read it (``Strategy/readsLegalActions``).
     /// Not inlined: the loop calls it from two places (timed or not), and inlined twice the
     /// observation was built in a temporary and copied to the call's argument every turn
     /// (rail 4,000 instructions a match more; Quortex, with a small observation, 600 less).

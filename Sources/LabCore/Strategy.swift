@@ -5,8 +5,16 @@
 public protocol Strategy<G>: AnyObject {
     associatedtype G: Game
 
-    /// Chooses one action from `legal` (never empty).
+    /// Chooses one action from `legal` (never empty, unless the strategy does not read it:
+    /// see ``readsLegalActions``).
     func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int
+
+    /// Whether ``chooseAction(_:legal:)`` reads `legal` (default true). A strategy that
+    /// works out what it may do from its observation alone says false: the play loop then
+    /// does not list the legal actions for its turns (it hands an empty list) and checks
+    /// the action it returns with ``GameState/isLegalInPlace(_:)``. Called with a list, it
+    /// returns the same action.
+    var readsLegalActions: Bool { get }
 
     /// Whether the play loop reports every applied action to ``didApply(_:by:)``
     /// (default false: the loop then makes no such calls at all).
@@ -58,6 +66,7 @@ extension Strategy {
     public var readsState: Bool { false }
     public var searchPolicy: [(action: Int, probability: Double)]? { nil }
     public var drawsUniformly: Bool { false }
+    public var readsLegalActions: Bool { true }
     public func drawIndex(among count: Int) -> Int {
         preconditionFailure("drawIndex(among:) is asked only of a strategy that draws uniformly")
     }

@@ -9,7 +9,9 @@ extension Conformance {
     /// ``GameState/observation(for:)`` gives, as does ``GameState/observe(_:into:)`` over
     /// the observation kept from the states before (as the play loop keeps one),
     /// ``GameState/legalActionCountInPlace()`` and ``GameState/legalAction(at:)`` count and
-    /// name the listed actions, and none changes the state (its legal actions and every
+    /// name the listed actions, ``GameState/isLegalInPlace(_:)`` (where the game answers)
+    /// tells every action of the action space (and two past it) as the list does, and none
+    /// changes the state (its legal actions and every
     /// seat's observation are the same afterwards); and
     /// ``GameState/searchValues(into:)`` and ``GameState/searchValuesInPlace(into:)`` give every
     /// seat its ``GameState/searchValue(of:)``, running and finished. The play loop and the searches use these forms; a game that
@@ -26,6 +28,7 @@ extension Conformance {
                 throw fail(.inPlaceReads, matchSeed, state, "legalActionsInPlace listed \(inPlace.actions), legalActions \(plain.actions)")
             }
             try checkIndexedActions(&state, plain, matchSeed)
+            try checkLegalityAnswers(&state, plain, matchSeed)
             for seat in 0..<state.seatCount where state.observationInPlace(for: seat) != seen[seat] {
                 throw fail(.inPlaceReads, matchSeed, state, "observationInPlace(for: \(seat)) differs from observation(for: \(seat))")
             }
@@ -57,6 +60,18 @@ extension Conformance {
         for index in 0..<listed.count { indexed.append(state.legalAction(at: index)) }
         if indexed != listed.actions {
             throw fail(.inPlaceReads, matchSeed, state, "legalAction(at:) named \(indexed), the list is \(listed.actions)")
+        }
+    }
+
+    /// ``GameState/isLegalInPlace(_:)``, where the game answers, says of each action of the
+    /// action space, and of -1 and the space's size, whether the list holds it.
+    private static func checkLegalityAnswers<S: GameState>(_ state: inout S, _ listed: ActionBuffer,
+                                                           _ matchSeed: UInt64) throws(ConformanceFailure) {
+        let legal = Set(listed.actions)
+        for action in -1...state.actionSpaceSize {
+            if let answer = state.isLegalInPlace(action), answer != legal.contains(action) {
+                throw fail(.inPlaceReads, matchSeed, state, "isLegalInPlace(\(action)) said \(answer), the list is \(listed.actions)")
+            }
         }
     }
 

@@ -48,6 +48,61 @@ struct CPUTests {
 
     static func hasBuild(_ legal: [Int]) -> Bool { legal.contains(where: RailAction.isBuild) }
 
+    // MARK: Both CPUs
+
+    @Test("a CPU handed no list chooses what it chooses from the list, from the same stream (the play loop lists none for it)",
+          arguments: ["heuristic", "shipped-cpu"])
+    func chooseAlikeWithoutTheList(kind: String) throws {
+        let states = try Self.decisionStates(400, prepare: { _ in }, keep: { _ in true })
+        func make() -> any Strategy<RailGame> { kind == "heuristic" ? RailHeuristicCPU(seed: 21) : RailShippedCPU(seed: 21) }
+        let listed = make(), unlisted = make()
+        #expect(!listed.readsLegalActions)
+        var buffer = ActionBuffer()
+        let empty = ActionBuffer()
+        var builds = 0
+        for i in 0..<(3 * states.count) {
+            let state = states[i % states.count]
+            state.legalActions(into: &buffer)
+            let observation = state.observation(for: state.currentSeat)
+            let fromList = listed.chooseAction(observation, legal: buffer)
+            let alone = unlisted.chooseAction(observation, legal: empty)
+            try #require(fromList == alone, "decision \(i): \(fromList) from the list, \(alone) without it")
+            #expect(buffer.contains(fromList))
+            if RailAction.isBuild(fromList) { builds += 1 }
+        }
+        #expect(builds > 100, "\(builds) builds")
+    }
+
+    /// Forwards to a CPU, reading the list: the play loop lists the legal actions for it.
+    final class Listing: Strategy {
+        typealias G = RailGame
+        let inner: any Strategy<RailGame>
+        init(_ inner: any Strategy<RailGame>) { self.inner = inner }
+        func chooseAction(_ observation: RailObservation, legal: ActionBuffer) -> Int { inner.chooseAction(observation, legal: legal) }
+    }
+
+    @Test("the play loop's matches of the CPUs, for which it lists no legal actions, are those it plays listing them",
+          arguments: [2, 4])
+    func loopPlaysAlikeWithoutLists(seats: Int) throws {
+        let game = try Rail.game(seats: seats)
+        var buffer = ActionBuffer()
+        for seed in 0..<20 as Range<UInt64> {
+            func cpus() -> [any Strategy<RailGame>] {
+                (0..<seats).map { s in
+                    let stream = seed &* 10 &+ UInt64(s)
+                    return s % 2 == 0 ? RailHeuristicCPU(seed: stream) : RailShippedCPU(seed: stream)
+                }
+            }
+            var direct: [Int] = [], listed: [Int] = []
+            let a = Match.play(game, seed: seed, strategies: cpus(), buffer: &buffer) { _, action, _ in direct.append(action) }
+            let b = Match.play(game, seed: seed, strategies: cpus().map { Listing($0) }, buffer: &buffer) { _, action, _ in
+                listed.append(action)
+            }
+            #expect(direct == listed, "seed \(seed)")
+            #expect(a.outcome == b.outcome && direct.count > 50)
+        }
+    }
+
     // MARK: Documented CPU
 
     @Test func heuristicMissionProbabilityDefaultsToSevenTenths() {

@@ -3,10 +3,11 @@ import Testing
 import RailGame
 
 /// ``RailObservation/legalActions(into:)``: the mover's legal actions from what it sees
-/// are the state's own list; a seat not to move gets none.
+/// are the state's own list, and its draws and buildable railroads (what the CPUs read)
+/// are the list's; a seat not to move gets none.
 @Suite("Legal actions from an observation")
 struct ObservationLegalActionsTests {
-    @Test("the mover's observation lists the state's legal actions in the same order; other seats' list nothing", arguments: [2, 3, 4])
+    @Test("the mover's observation lists the state's legal actions in the same order, and tells its draws and buildable railroads as the list does; other seats' list nothing", arguments: [2, 3, 4])
     func sameAsTheState(seats: Int) throws {
         let game = try Rail.game(seats: seats)
         var fromState = ActionBuffer(), fromView = ActionBuffer()
@@ -19,9 +20,15 @@ struct ObservationLegalActionsTests {
                 state.legalActions(into: &fromState)
                 let mover = state.currentSeat
                 for seat in 0..<seats {
-                    state.observation(for: seat).legalActions(into: &fromView)
+                    let view = state.observation(for: seat)
+                    view.legalActions(into: &fromView)
                     if seat == mover {
                         #expect(fromView.actions == fromState.actions, "seed \(seed), turn \(state.turn)")
+                        // What the CPUs read instead of the list: the same draws and railroads.
+                        let railroads = fromState.actions.filter(RailAction.isBuild).reduce(UInt128(0)) { $0 | UInt128(1) << RailAction.railroad(of: $1) }
+                        #expect(view.buildableRailroads == railroads, "seed \(seed), turn \(state.turn)")
+                        #expect(view.mayDrawCard == fromState.actions.contains(RailAction.drawCard))
+                        #expect(view.mayDrawMission == fromState.actions.contains(RailAction.drawMission))
                     } else {
                         #expect(fromView.isEmpty, "seed \(seed), turn \(state.turn): seat \(seat) is not to move")
                     }

@@ -15,6 +15,32 @@ struct TicTacToeTests {
         return state
     }
 
+    /// Plays the lowest empty cell, found from its observation; says it does not read the
+    /// list, and notes the size of each list it is handed.
+    final class LowestEmptyCell: Strategy {
+        typealias G = TicTacToeGame
+        var listSizes: [Int] = []
+        var readsLegalActions: Bool { false }
+        func chooseAction(_ observation: TicTacToeObservation, legal: ActionBuffer) -> Int {
+            listSizes.append(legal.count)
+            var own = ActionBuffer()
+            observation.position.legalActions(into: &own)
+            return own[0]
+        }
+    }
+
+    @Test("the play loop hands a strategy that does not read the list an empty one, and plays its decisions")
+    func aStrategyThatReadsNoListIsHandedNone() {
+        let x = LowestEmptyCell(), o = LowestEmptyCell()
+        var buffer = ActionBuffer()
+        var moves: [Int] = []
+        let result = Match.play(TicTacToeGame(), seed: 1, strategies: [x, o], buffer: &buffer) { _, action, _ in moves.append(action) }
+        // The lowest empty cell each turn: X takes 0, 2, 4, 6 and completes the diagonal 2-4-6.
+        #expect(moves == [0, 1, 2, 3, 4, 5, 6])
+        #expect(result.outcome.places == [1, 2])
+        #expect(x.listSizes == [0, 0, 0, 0] && o.listSizes == [0, 0, 0])
+    }
+
     @Test func passesTheConformanceSuite() throws {
         try Conformance.check(TicTacToeGame(), budget: Conformance.Budget(matches: 1_000), seed: 9)
     }

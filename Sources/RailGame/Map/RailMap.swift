@@ -167,9 +167,12 @@ struct PackedRailroads: @unchecked Sendable {
     /// and a length's mask.
     let payable: UnsafeMutablePointer<UInt128>
     let count: Int
+    /// Railroads with a twin (one of a dual path).
+    let twinned: UInt128
 
     init(_ railroads: [Railroad]) {
         count = railroads.count
+        twinned = railroads.indices.reduce(0) { railroads[$1].twin >= 0 ? $0 | UInt128(1) << $1 : $0 }
         base = .allocate(capacity: max(1, railroads.count))
         payable = .allocate(capacity: 6 * 64)
         payable.initialize(repeating: 0, count: 6 * 64)

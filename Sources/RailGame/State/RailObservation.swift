@@ -79,6 +79,29 @@ public struct RailObservation: GameObservation {
         }
     }
 
+    /// Whether the observing seat may draw a card when it is to move (fewer than 6 cards
+    /// in hand and a non-empty deck).
+    public var mayDrawCard: Bool { table.canDrawCard(seat) }
+
+    /// Whether the observing seat may draw a mission when it is to move (a free slot and a
+    /// non-empty mission deck).
+    public var mayDrawMission: Bool { table.canDrawMission(seat) }
+
+    /// The railroads the observing seat has a legal build of when it is to move (bit r for
+    /// railroad r): the distinct railroads of ``legalActions(into:)``'s builds.
+    /// Inlined into the CPUs' decisions: called, it had the decision copy the whole
+    /// observation (266 bytes) every turn to pass it.
+    public var buildableRailroads: UInt128 {
+        @inline(__always) get {
+            guard table.handSize[seat] > 0 else { return 0 }
+            var held = InlineArray<6, Int>(repeating: 0)
+            for c in 0..<6 { held[c] = Int(hand[c]) }
+            // The twin rule reads the owners of the few payable railroads of a dual path.
+            return RailPublicState.buildableRailroads(seat, held: held, owner: { table.owners[$0] }, unowned: table.unowned,
+                                                      packed: map.packed)
+        }
+    }
+
     // MARK: Information-set sampling
 
     /// A full state consistent with this view: the cards this seat cannot see (74 minus

@@ -34,6 +34,27 @@ extension RailState {
         }
     }
 
+    /// Whether `action` is one of ``legalActions(into:)``'s, without listing them: the
+    /// play loop's check of a decision made from the observation alone (the CPUs'). The
+    /// hand and the owners are read where they lie; a pass, rare, is checked in a call of
+    /// its own (``isPassLegal(_:)``), so the every-turn path keeps a small frame.
+    public mutating func isLegalInPlace(_ action: Int) -> Bool? {
+        guard !isTerminal else { return false }
+        let seat = currentSeat
+        if action == RailAction.drawCard { return table.canDrawCard(seat) }
+        if action == RailAction.drawMission { return table.canDrawMission(seat) }
+        guard RailAction.isBuild(action) else { return action == RailAction.pass && isPassLegal(seat) }
+        guard table.handSize[seat] > 0 else { return false }
+        let base = seat &* 6
+        return RailPublicState.isLegalBuild(action, seat: seat, cards: { Int(hands[base &+ $0]) }, owner: { table.owners[$0] },
+                                            unowned: table.unowned, packed: map.packed)
+    }
+
+    /// Whether `seat` may pass (nothing else is legal): rare, so a call of its own, and the
+    /// every-turn checks keep a small frame.
+    @inline(never)
+    mutating func isPassLegal(_ seat: Int) -> Bool { !hasActionBesidesPass(seat) }
+
     @usableFromInline @inline(__always)
     func fillLegalActions(into buffer: inout ActionBuffer) {
         guard !isTerminal else { buffer.removeAll(); return }
@@ -70,15 +91,16 @@ extension RailState {
         table.forEachBuild(seat, held: held(seat), packed: map.packed, body)
     }
 
-    /// Whether `seat` has any legal action other than pass.
-    func hasActionBesidesPass(_ seat: Int) -> Bool {
+    /// Whether `seat` has any legal action other than pass. Read where the state lies (the
+    /// hand and the owners through pointers): asked every turn once the deck is empty.
+    mutating func hasActionBesidesPass(_ seat: Int) -> Bool {
         if table.canDrawCard(seat) || table.canDrawMission(seat) { return true }
-        var found = false
-        forEachBuild(seat) { _ in
-            found = true
-            return false
+        guard table.handSize[seat] > 0 else { return false }
+        let held = heldInPlace(seat), unowned = table.unowned, packed = map.packed
+        return withUnsafeMutableBytes(of: &table.owners) { raw in
+            let owners = UnsafePointer(raw.baseAddress!.assumingMemoryBound(to: Int8.self))
+            return RailPublicState.buildableRailroads(seat, held: held, owner: { owners[$0] }, unowned: unowned, packed: packed) != 0
         }
-        return found
     }
 
     // MARK: Applying an action
@@ -274,16 +296,7 @@ extension RailPublicState {
     static func forEachBuild(_ seat: Int, held: InlineArray<6, Int>, owners: UnsafePointer<Int8>, unowned: UInt128,
                              packed railroads: PackedRailroads, _ body: (Int) -> Bool) {
         let rainbow = held[RailColour.rainbow]
-        // Candidates by bit operations: a coloured railroad is payable when its colour
-        // plus rainbows cover its length, a grey one when the colour held most does.
-        var most = 0
-        var candidates: UInt128 = 0
-        for c in 0..<5 {
-            candidates |= railroads.payable(c, held[c] &+ rainbow)
-            most = max(most, held[c])
-        }
-        candidates |= railroads.payable(RailColour.grey.rawValue, most &+ rainbow)
-        candidates &= unowned
+        var candidates = payableRailroads(held: held, unowned: unowned, packed: railroads)
         let seatOwner = Int8(seat)
         while candidates != 0 {
             let r = candidates.trailingZeroBitCount
@@ -301,5 +314,53 @@ extension RailPublicState {
                 if rainbow >= length, !body(RailAction.build(r, pay: RailColour.rainbow)) { return }
             }
         }
+    }
+
+    /// The unowned railroads a hand `held` pays for, by bit operations: a coloured one
+    /// when its colour plus rainbows cover its length, a grey one when the colour held
+    /// most plus rainbows do (then it has a build: that colour's, or rainbows alone when
+    /// the hand holds only rainbows). The twin rule is not applied.
+    @inline(__always)
+    static func payableRailroads(held: InlineArray<6, Int>, unowned: UInt128, packed railroads: PackedRailroads) -> UInt128 {
+        let rainbow = held[RailColour.rainbow]
+        var most = 0
+        var candidates: UInt128 = 0
+        for c in 0..<5 {
+            candidates |= railroads.payable(c, held[c] &+ rainbow)
+            most = max(most, held[c])
+        }
+        candidates |= railroads.payable(RailColour.grey.rawValue, most &+ rainbow)
+        return candidates & unowned
+    }
+
+    /// The railroads `seat`, holding `held`, has a legal build of: the distinct railroads
+    /// of ``forEachBuild(_:held:owners:unowned:packed:_:)``, as a set. Only the payable
+    /// railroads of a dual path have their twin's owner read (`owner`).
+    @inline(__always)
+    static func buildableRailroads(_ seat: Int, held: InlineArray<6, Int>, owner: (Int) -> Int8, unowned: UInt128,
+                                   packed railroads: PackedRailroads) -> UInt128 {
+        let payable = payableRailroads(held: held, unowned: unowned, packed: railroads)
+        var twinned = payable & railroads.twinned, buildable = payable
+        let seatOwner = Int8(seat)
+        while twinned != 0 {
+            let r = twinned.trailingZeroBitCount
+            twinned &= twinned &- 1
+            if owner(Int(railroads[r].twin)) == seatOwner { buildable &= ~(UInt128(1) &<< UInt128(r)) }
+        }
+        return buildable
+    }
+
+    /// Whether `action`, a build, is one of ``forEachBuild(_:held:owners:unowned:packed:_:)``'s
+    /// for `seat`, holding `cards(c)` of each colour c, the owners read by `owner`.
+    @inline(__always)
+    static func isLegalBuild(_ action: Int, seat: Int, cards: (Int) -> Int, owner: (Int) -> Int8, unowned: UInt128,
+                             packed railroads: PackedRailroads) -> Bool {
+        let r = RailAction.railroad(of: action), pay = RailAction.payColour(of: action)
+        guard r < railroads.count, unowned & (UInt128(1) &<< UInt128(r)) != 0 else { return false }
+        let rr = railroads[r], rainbow = cards(RailColour.rainbow), length = Int(rr.length)
+        if rr.twin >= 0 && owner(Int(rr.twin)) == Int8(seat) { return false }
+        if Int(rr.colour) != RailColour.grey.rawValue { return pay == Int(rr.colour) && cards(pay) &+ rainbow >= length }
+        if pay == RailColour.rainbow { return rainbow >= length }
+        return cards(pay) > 0 && cards(pay) &+ rainbow >= length
     }
 }

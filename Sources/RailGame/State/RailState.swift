@@ -85,10 +85,7 @@ public struct RailState: GameState {
     /// rules is made afresh.
     @inline(never)
     public mutating func observe(_ seat: Int, into observation: inout RailObservation) {
-        guard observation.map === map, observation.rules.sameKnobs(as: rules) else {
-            observation = RailObservation(state: self, seat: seat)
-            return
-        }
+        guard observation.map === map, observation.rules.sameKnobs(as: rules) else { return observeAfresh(seat, into: &observation) }
         // RailPublicState is plain bytes (no references), so a byte copy is an assignment.
         assert(_isPOD(RailPublicState.self), "the public table must stay plain bytes to be copied as such")
         withUnsafeMutablePointer(to: &observation.table) { target in
@@ -97,12 +94,22 @@ public struct RailState: GameState {
                                 byteCount: MemoryLayout<RailPublicState>.size)
             }
         }
+        // The seat's six cards as one 4-byte and one 2-byte move.
         withUnsafeMutableBytes(of: &hands) { hands in
-            for c in 0..<6 { observation.hand[c] = hands[seat &* 6 &+ c] }
+            withUnsafeMutableBytes(of: &observation.hand) { hand in
+                Self.copyInline(from: UnsafeRawPointer(hands.baseAddress! + seat &* 6), to: hand.baseAddress!, byteCount: 6)
+            }
         }
         observation.ownSlots[0] = slots[seat &* 2]
         observation.ownSlots[1] = slots[seat &* 2 &+ 1]
         observation.seat = seat
+    }
+
+    /// ``observe(_:into:)`` over an observation of another map or rules: made afresh. A
+    /// call of its own, so the every-turn path keeps a small frame.
+    @inline(never)
+    mutating func observeAfresh(_ seat: Int, into observation: inout RailObservation) {
+        observation = RailObservation(state: self, seat: seat)
     }
 
     /// Copies `byteCount` bytes (a constant where it is inlined) 32 at a time, then the rest

@@ -3,13 +3,30 @@ import LabCore
 /// Shared by both CPUs: choose a buildable railroad uniformly (not a build action: a
 /// grey railroad has several) and pay a grey one with the colour held most.
 enum RailCPU {
-    /// A build action, or nil when nothing can be built. `legal` lists builds in
-    /// railroad order (``RailState/legalActions(into:)``).
-    /// - Complexity: O(legal actions); allocation-free. Inlined into the CPUs' decisions:
-    /// a call hands the observation (about 900 bytes) over as a copy.
+    /// A build action, or nil when nothing can be built: a railroad drawn uniformly (one
+    /// draw from `rng` when there is one) among those the observing seat, the mover, has
+    /// a legal build of, in railroad order, and built as ``cpuBuild(_:_:_:)`` builds it.
+    /// The same build as ``uniformBuild(_:legal:among:rng:)`` taking every railroad of
+    /// the mover's legal list, worked out from the observation without one.
+    /// Inlined into the CPUs' decisions: a call hands the observation (about 900 bytes)
+    /// over as a copy.
     @inline(__always)
-    static func uniformBuild(_ observation: RailObservation, legal: ActionBuffer, rng: inout LabRandom) -> Int? {
-        uniformBuild(observation, legal: legal, among: { _ in true }, rng: &rng)
+    static func uniformBuild(_ observation: RailObservation, rng: inout LabRandom) -> Int? {
+        let buildable = observation.buildableRailroads
+        let count = buildable.nonzeroBitCount
+        guard count > 0 else { return nil }
+        let r = nthRailroad(buildable, rng.uniform(count))
+        return cpuBuild(r, RailAction.build(r, pay: Int(observation.map.packed[r].colour)), observation)
+    }
+
+    /// The `n`-th railroad (from 0) of `set`, which has more than `n`.
+    @inline(__always)
+    static func nthRailroad(_ set: UInt128, _ n: Int) -> Int {
+        var word = UInt64(truncatingIfNeeded: set), rest = n, base = 0
+        let low = word.nonzeroBitCount
+        if rest >= low { rest &-= low; word = UInt64(truncatingIfNeeded: set &>> 64); base = 64 }
+        for _ in 0..<rest { word &= word &- 1 }
+        return base &+ word.trailingZeroBitCount
     }
 
     /// A build of a railroad that passes `include`, chosen uniformly among the buildable
@@ -89,6 +106,16 @@ enum RailCPU {
         return best
     }
 
+    /// Whether the mover may draw a mission: read from `legal` when the caller listed the
+    /// legal actions, from the observation when it did not (the play loop lists none for
+    /// the CPUs, ``Strategy/readsLegalActions``); the same answer. Reading `legal` keeps
+    /// the compiler from handing the CPUs' decisions the observation as a copy: with the
+    /// parameter unused, the protocol's entry copied its 266 bytes on every call.
+    @inline(__always)
+    static func mayDrawMission(_ observation: RailObservation, _ legal: ActionBuffer) -> Bool {
+        legal.isEmpty ? observation.mayDrawMission : has(legal, RailAction.drawMission)
+    }
+
     /// Whether `action`, a draw, is legal. Inlined: called, it was 5,000 instructions a
     /// rail match.
     @inline(__always)
@@ -119,11 +146,15 @@ public final class RailHeuristicCPU: Strategy {
         self.missionProbability = missionProbability
     }
 
+    /// Decides from the observation alone (its hand and the public table), so the play
+    /// loop lists no legal actions for it.
+    public var readsLegalActions: Bool { false }
+
     public func chooseAction(_ observation: RailObservation, legal: ActionBuffer) -> Int {
-        let missionLegal = RailCPU.has(legal, RailAction.drawMission)
+        let missionLegal = RailCPU.mayDrawMission(observation, legal)
         if missionLegal && rng.chance(missionProbability) { return RailAction.drawMission }
-        if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) { return build }
-        if RailCPU.has(legal, RailAction.drawCard) { return RailAction.drawCard }
+        if let build = RailCPU.uniformBuild(observation, rng: &rng) { return build }
+        if observation.mayDrawCard { return RailAction.drawCard }
         return missionLegal ? RailAction.drawMission : RailAction.pass
     }
 }
@@ -138,10 +169,13 @@ public final class RailShippedCPU: Strategy {
 
     public init(seed: UInt64) { rng = LabRandom(seed: seed) }
 
+    /// Decides from the observation alone, as ``RailHeuristicCPU``.
+    public var readsLegalActions: Bool { false }
+
     public func chooseAction(_ observation: RailObservation, legal: ActionBuffer) -> Int {
-        if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) { return build }
-        if RailCPU.has(legal, RailAction.drawMission) { return RailAction.drawMission }
-        if RailCPU.has(legal, RailAction.drawCard) { return RailAction.drawCard }
+        if let build = RailCPU.uniformBuild(observation, rng: &rng) { return build }
+        if RailCPU.mayDrawMission(observation, legal) { return RailAction.drawMission }
+        if observation.mayDrawCard { return RailAction.drawCard }
         return RailAction.pass
     }
 }

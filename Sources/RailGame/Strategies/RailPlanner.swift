@@ -60,7 +60,7 @@ public final class RailPlanner: Strategy {
             if let build = Self.build(among: wanted, observation, legal: legal, rng: &rng) { return build }
             if canDraw && rng.chance(hoard) { return RailAction.drawCard }
         }
-        if let build = RailCPU.uniformBuild(observation, legal: legal, rng: &rng) {
+        if let build = RailCPU.uniformBuild(observation, rng: &rng) {
             // No draw from the stream unless the knob can act: rainbows=0 plays as before.
             if rainbows > 0 && canDraw && Self.spendsRainbows(build, observation) && rng.chance(rainbows) { return RailAction.drawCard }
             return build
