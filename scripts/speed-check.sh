@@ -15,7 +15,7 @@
 # more (about 600,000 instructions each, up to 1,200 a match of the figure, different from
 # run to run). A figure more than 3 % above its ceiling fails the check (exit 1); one more
 # than 3 % below it is reported so the ceiling can be lowered in the same commit as the
-# change that earned it, with the reason (docs/performance.md says how).
+# change that earned it, with the reason (Benchmarks/README.md, "The speed guard", says how).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

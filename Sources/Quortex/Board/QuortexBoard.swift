@@ -157,6 +157,10 @@ struct BoardTables: @unchecked Sendable {
     let rimEdges: UnsafeMutablePointer<UInt8>
     let cellCount: Int
 
+    /// Whether the board's cell sets fit one 64-bit word (radius 4 and less): the turn's
+    /// searches then read them as `UInt64` (``CellBits``) instead of ``CellSet``.
+    @inline(__always) var fitsOneWord: Bool { cellCount <= UInt64.bitWidth }
+
     init(neighbour n: [Int], portEdge: [Int], neighbourSets sets: [CellSet], cellCount: Int) {
         self.cellCount = cellCount
         neighbour = .allocate(capacity: n.count)

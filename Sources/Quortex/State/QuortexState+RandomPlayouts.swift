@@ -6,7 +6,7 @@ extension QuortexState {
     /// Works out the drawn tile's rotations on `cells` (unchecked essential cells).
     @usableFromInline
     mutating func check(cells: CellSet) {
-        if setup.board.tables.cellCount <= UInt64.bitWidth { check(cells: cells, as: UInt64.self) } else { check(cells: cells, as: CellSet.self) }
+        if setup.board.tables.fitsOneWord { check(cells: cells, as: UInt64.self) } else { check(cells: cells, as: CellSet.self) }
     }
 
     /// ``check(cells:)`` with the graph's sets read as `S`.

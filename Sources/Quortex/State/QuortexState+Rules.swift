@@ -65,8 +65,7 @@ extension QuortexState {
             while r != 0 { legalCells[r.trailingZeroBitCount] = empty; r &= r &- 1 }
             return
         }
-        // Searched with 64-bit sets on a board that fits them (radius 4 and less).
-        if setup.board.tables.cellCount <= UInt64.bitWidth {
+        if setup.board.tables.fitsOneWord {
             searchRoutes(UInt64.self, stale: stale, intact: intact, empty: empty, deferring: deferring)
         } else {
             searchRoutes(CellSet.self, stale: stale, intact: intact, empty: empty, deferring: deferring)
@@ -139,7 +138,7 @@ extension QuortexState {
         let cell = action / 6, rotation = action % 6
         let code = Int(tile) * 6 + rotation
         let t = setup.board.tables
-        let completed = t.cellCount <= UInt64.bitWidth ? graph.place(UInt64.self, cell: cell, code: code, partner: t.partner)
+        let completed = t.fitsOneWord ? graph.place(UInt64.self, cell: cell, code: code, partner: t.partner)
             : graph.place(CellSet.self, cell: cell, code: code, partner: t.partner)
         cells[cell] = UInt8(code)
         occupied |= CellSet(1) << cell
