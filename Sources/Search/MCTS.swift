@@ -74,6 +74,9 @@ public final class MCTS<G: Game>: Strategy {
     private let seatCount: Int
     /// Rollout strategies, one per seat; nil: uniform random.
     private let rollout: [any Strategy<G>]?
+    /// Seats whose rollout strategy reads the legal list (``Strategy/readsLegalActions``):
+    /// a rollout lists the legal actions only for their moves.
+    private let rolloutListing: UInt64
     /// Leaf values after the rollout (a learned model); nil: the game's own estimate.
     private let evaluator: (any LeafEvaluator<G.State>)?
     /// The tree and every scratch buffer, kept between searches. A search moves it into
@@ -102,11 +105,15 @@ public final class MCTS<G: Game>: Strategy {
         seatCount = context.game.seatCount
         work = MCTSWork(rng: LabRandom(seed: Seeds.derive(context.seed, 0, 0, SeedPurpose.sampling.rawValue)),
                         seatCount: context.game.seatCount)
-        self.rollout = rollout.map { make in
+        let strategies = rollout.map { make in
             (0..<context.game.seatCount).map { s in
                 make(StrategyContext(game: context.game, seat: s, seed: Seeds.derive(context.seed, UInt64(s) + 1, 0, SeedPurpose.sampling.rawValue)))
             }
         }
+        self.rollout = strategies
+        var listing: UInt64 = 0
+        for (s, strategy) in (strategies ?? []).enumerated() where strategy.readsLegalActions { listing |= 1 &<< UInt64(s) }
+        rolloutListing = listing
     }
 
     public func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {
@@ -195,12 +202,18 @@ public final class MCTS<G: Game>: Strategy {
         // Rollout.
         var depth = 0
         while !state.isTerminal && depth < settings.rolloutDepth {
-            state.legalActionsInPlace(into: &work.buffer)
             let mover = state.currentSeat
             let action: Int
             if let rollout {
+                // A strategy that decides from its observation alone is handed no list.
+                if rolloutListing & (1 &<< UInt64(mover)) != 0 { state.legalActionsInPlace(into: &work.buffer) } else { work.buffer.removeAll() }
                 action = rollout[mover].chooseAction(state.observationInPlace(for: mover), legal: work.buffer)
+            } else if let count = state.legalActionCountInPlace() {
+                // The same uniform draw, named by its index where the game counts without
+                // a list (Quortex: a few hundred placements a turn).
+                action = state.legalAction(at: work.rng.uniform(count))
             } else {
+                state.legalActionsInPlace(into: &work.buffer)
                 action = work.buffer[work.rng.uniform(work.buffer.count)]
             }
             state.apply(action)

@@ -122,11 +122,13 @@ struct ReferenceAITests {
         #expect(otherMoves > 0)
     }
 
-    /// Mover states from random play at radius 3 and 2, every third turn.
+    /// Mover states from random play at radius 3 and 2, every third turn, and at radius 5
+    /// (91 cells: the AI's searches then read 128-bit sets, on the smaller boards 64-bit).
     static func decisionStates(_ count: Int) throws -> [QuortexState] {
         var states: [QuortexState] = []
         var seed: UInt64 = 0
-        let games = try [2, 3, 4, 5, 6].map { try Q.game(seats: $0) } + [try Q.game(seats: 3, ["radius": "2"])]
+        let games = try [2, 3, 4, 5, 6].map { try Q.game(seats: $0) }
+            + [try Q.game(seats: 3, ["radius": "2"]), try Q.game(seats: 2, ["radius": "5"])]
         while states.count < count {
             let game = games[Int(seed) % games.count]
             var state = game.newMatch(seed: seed)
@@ -173,10 +175,11 @@ struct ReferenceAITests {
 
     @Test func itChoosesWhatTheRuleBookDescriptionChooses() throws {
         let states = try Self.decisionStates(90)
-        let oracles = [2, 3].map { RuleBookOracle(board: QuortexBoard(radius: $0)) }
-        var tiesBroken = 0
+        let oracles = Dictionary(uniqueKeysWithValues: [2, 3, 5].map { ($0, RuleBookOracle(board: QuortexBoard(radius: $0))) })
+        var tiesBroken = 0, wide = 0
         for state in states {
-            let oracle = oracles[state.board.radius - 2]
+            let oracle = try #require(oracles[state.board.radius])
+            if state.board.radius == 5 { wide += 1 }
             let expected = try Self.ruleBookChoice(state, oracle: oracle)
             let chosen = Self.choose(state)
             #expect(Q.legal(state).contains(chosen))
@@ -184,6 +187,7 @@ struct ReferenceAITests {
             if expected.top.count > 1 { tiesBroken += 1 }
         }
         #expect(tiesBroken > 30, "decisions where the tie-break rule picked among equal scores")
+        #expect(wide > 5, "decisions on the radius-5 board")
     }
 
     /// On the empty board (seat 0 of 2, on edge 0) many placements score alike.

@@ -326,5 +326,39 @@ private func playRandomly<S: GameState>(_ state: inout S, moves: Int, seed: UInt
     }
 }
 
+/// Forwards to the documented rail CPU, reading the list: a search lists the legal actions
+/// for its rollouts' moves.
+final class ListingHeuristic: Strategy {
+    typealias G = RailGame
+    let inner: RailHeuristicCPU
+    init(seed: UInt64) { inner = RailHeuristicCPU(seed: seed) }
+    func chooseAction(_ observation: RailObservation, legal: ActionBuffer) -> Int { inner.chooseAction(observation, legal: legal) }
+}
+
+@Test("Rollouts by a strategy that reads no list (the rail CPUs) search as when they are handed one: the same move and tree")
+func rolloutsWithoutListsSearchAlike() throws {
+    let map = try RailMapFile.load(path: packageRoot + "/" + RailMapFile.defaultPath)
+    let game = try RailGame(map: map, rules: RailRules(), seatCount: 2)
+    var state = game.newMatch(seed: 8)
+    var rng = LabRandom(seed: 9)
+    var legal = ActionBuffer()
+    var searched = 0
+    while !state.isTerminal && searched < 6 {
+        state.legalActions(into: &legal)
+        if state.turn % 7 == 3 {
+            let context = StrategyContext(game: game, seat: state.currentSeat, seed: UInt64(state.turn))
+            let settings = MCTSSettings(iterations: 120)
+            let plain = MCTS(context, settings: settings, rollout: { RailHeuristicCPU(seed: $0.seed) })
+            let listing = MCTS(context, settings: settings, rollout: { ListingHeuristic(seed: $0.seed) })
+            let observation = state.observation(for: state.currentSeat)
+            #expect(plain.chooseAction(observation, legal: legal) == listing.chooseAction(observation, legal: legal))
+            #expect(plain.rootVisits == listing.rootVisits && plain.rootMeans == listing.rootMeans, "turn \(state.turn)")
+            searched += 1
+        }
+        state.apply(legal[rng.uniform(legal.count)])
+    }
+    #expect(searched == 6)
+}
+
 let packageRoot = String(#filePath.prefix(upTo: #filePath.range(of: "/Tests/")!.lowerBound))
 

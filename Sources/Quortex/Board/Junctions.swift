@@ -284,9 +284,20 @@ extension JunctionGraph where S == CellSet {
     /// - Complexity: O(empty cells x 6 x chain length); no heap allocation up to radius 4.
     @inline(__always)
     static func build<R>(_ t: BoardTables, _ cells: UnsafePointer<UInt8>, empty: CellSet, _ body: (Junctions) -> R) -> R {
-        withScratch(cells: t.cellCount) { adjacency, edges, work in
+        build(t, cells, empty: empty, as: CellSet.self, body)
+    }
+
+    /// ``build(_:_:empty:_:)``, its sets read as `V` (a 64-bit view only on a board that
+    /// fits one word, ``BoardTables/fitsOneWord``).
+    @inline(__always)
+    static func build<V: CellBits, R>(_ t: BoardTables, _ cells: UnsafePointer<UInt8>, empty: CellSet, as _: V.Type,
+                                      _ body: (JunctionGraph<V>) -> R) -> R {
+        withScratch(cells: t.cellCount) { adjacency, edges, _ in
             Self.fill(adjacency: adjacency, edges: edges, t, cells, empty: empty)
-            return body(Junctions(adjacency: adjacency, edges: edges, work: work, empty: empty, cellCount: t.cellCount))
+            return withUnsafeTemporaryAllocation(of: V.self, capacity: t.cellCount &+ 3) { work in
+                body(JunctionGraph<V>(adjacency: adjacency, edges: edges, work: work.baseAddress!,
+                                      empty: V(truncatingIfNeeded: empty), cellCount: t.cellCount))
+            }
         }
     }
 

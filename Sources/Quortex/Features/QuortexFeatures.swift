@@ -341,7 +341,7 @@ public struct QuortexPolicyFeatures: FeatureEncoder {
                         }
                         let links = Links(cell: cell, code: type * 6 + rotation, ends: ends, partner: t.partner)
                         let a: Int?, e: Int?
-                        let effect = PlacementEffect.of(links, cell: cell, graph: graph, empty: empty, setup: setup, viewpoint: viewpoint)
+                        let effect = PlacementEffect.of(links, cell: cell, graph: graph, setup: setup, viewpoint: viewpoint)
                         switch effect {
                         case .completes(let mine, let other):
                             if mine { f[at] = 1 }

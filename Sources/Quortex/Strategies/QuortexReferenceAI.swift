@@ -30,7 +30,21 @@ public final class QuortexReferenceAI: Strategy {
         for i in 0..<legal.count where allowedCells & (CellSet(1) << (legal[i] / 6)) != 0 { anyCandidate = true; break }
         let filter = anyCandidate ? allowedCells : board.allCells
 
-        return observation.withPosition { t, cells, empty in Junctions.build(t, cells, empty: empty) { graph in
+        return observation.withPosition { t, cells, empty in
+            t.fitsOneWord ? Self.best(of: legal, filter: filter, type: type, t, cells, empty: empty, as: UInt64.self, setup: setup,
+                                      viewpoint: viewpoint)
+                : Self.best(of: legal, filter: filter, type: type, t, cells, empty: empty, as: CellSet.self, setup: setup,
+                            viewpoint: viewpoint)
+        }
+    }
+
+    /// The best-scoring placement of `legal` on the cells of `filter`, the graph's sets
+    /// read as `S` (64 bits on a board that fits one word).
+    @inline(__always)
+    private static func best<S: CellBits>(of legal: ActionBuffer, filter: CellSet, type: Int, _ t: BoardTables,
+                                          _ cells: UnsafePointer<UInt8>, empty: CellSet, as _: S.Type, setup: QuortexSetup,
+                                          viewpoint: PlacementEffect.Viewpoint) -> Int {
+        Junctions.build(t, cells, empty: empty, as: S.self) { graph in
             var best = legal[0]
             var bestScore = Int.min
             var bestKey = Int.max
@@ -42,7 +56,7 @@ public final class QuortexReferenceAI: Strategy {
                 guard filter & (CellSet(1) << cell) != 0 else { continue }
                 if cell != endsCell { ends = CellEnds(t, cells, cell: cell); endsCell = cell }
                 let links = Links(cell: cell, code: type * 6 + rotation, ends: ends, partner: t.partner)
-                let score = PlacementEffect.of(links, cell: cell, graph: graph, empty: empty, setup: setup, viewpoint: viewpoint).referenceScore
+                let score = PlacementEffect.of(links, cell: cell, graph: graph, setup: setup, viewpoint: viewpoint).referenceScore
                 let key = rotation * 128 + cell
                 if score > bestScore || (score == bestScore && key < bestKey) {
                     best = action
@@ -51,7 +65,7 @@ public final class QuortexReferenceAI: Strategy {
                 }
             }
             return best
-        } }
+        }
     }
 
     /// The evaluation of a non-winning position (nil = no route).
@@ -116,8 +130,9 @@ enum PlacementEffect {
     }
 
     /// The effect of `links` (the tile as placed on `cell`) from `viewpoint`.
-    static func of(_ links: borrowing Links, cell: Int, graph: Junctions, empty: CellSet, setup: QuortexSetup,
-                   viewpoint: Viewpoint) -> PlacementEffect {
+    /// The graph's empty cells are the position's.
+    static func of<S: CellBits>(_ links: borrowing Links, cell: Int, graph: JunctionGraph<S>, setup: QuortexSetup,
+                                viewpoint: Viewpoint) -> PlacementEffect {
         let (mySide, myAxis, otherAxes) = (viewpoint.mySide, viewpoint.myAxis, viewpoint.otherAxes)
         let completed = links.completedAxes & setup.liveAxes
         if completed != 0 {
@@ -127,11 +142,11 @@ enum PlacementEffect {
             }
             return .completes(mine: mine, other: other)
         }
-        let allowed = empty & ~(CellSet(1) << cell)
+        let allowed = graph.empty & ~S.bit(cell)
         let touching = links.cellsTouchingEdges()
         func route(_ axis: Int) -> Int? {
-            graph.distance(from: graph.touching(axis) | touching[axis],
-                           to: (graph.touching(axis + 3) | touching[axis + 3]) & allowed,
+            graph.distance(from: graph.touching(axis) | S(truncatingIfNeeded: touching[axis]),
+                           to: (graph.touching(axis + 3) | S(truncatingIfNeeded: touching[axis + 3])) & allowed,
                            allowed: allowed)
         }
         return graph.withLinks(links) {
