@@ -17,21 +17,21 @@ struct Links: ~Copyable {
     /// to `cell` itself, which the channels then continue).
     init(cell: Int, code: Int, ends: borrowing CellEnds, partner: UnsafeMutablePointer<UInt8>) {
         var used: UInt8 = 0
-        for s in 0..<6 where used & (1 << s) == 0 && ends.end[s] != cell {
+        for s in 0..<6 where used & (1 << s) == 0 && ends.end(s) != cell {
             used |= 1 << s
             var side = s
             while true {
                 let p = Int(partner[code &* 6 &+ side])
                 used |= 1 << p
-                if ends.end[p] != cell {
-                    a[count] = Int16(ends.end[s])
-                    b[count] = Int16(ends.end[p])
+                if ends.end(p) != cell {
+                    a[count] = Int16(ends.end(s))
+                    b[count] = Int16(ends.end(p))
                     sideA[count] = Int8(s)
                     sideB[count] = Int8(p)
                     count &+= 1
                     break
                 }
-                side = ends.entering[p]
+                side = ends.entering(p)
                 used |= 1 << side
             }
         }
@@ -72,16 +72,26 @@ struct Links: ~Copyable {
     }
 }
 
-/// Where each side of an empty cell leads (see ``Junctions/follow(_:_:from:side:)``).
+/// Where each side of an empty cell leads (see ``Junctions/follow(_:_:from:side:)``), a
+/// byte a side in two words: read by shifts, where each subscript of an `InlineArray` of a
+/// borrowed value copied all of it (the reference AI's candidates, 48 bytes a read).
 struct CellEnds: ~Copyable {
-    var end = InlineArray<6, Int>(repeating: 0)
-    var entering = InlineArray<6, Int>(repeating: 0)
+    /// Byte d: where side d leads, a cell or `Junctions.portBase + edge` (at most 133).
+    private var ends: UInt64 = 0
+    /// Byte d: the side the chain enters that cell by (-1 at a port), as a signed byte.
+    private var enteringSides: UInt64 = 0
 
     init(_ t: BoardTables, _ cells: UnsafePointer<UInt8>, cell: Int) {
         for d in 0..<6 {
             let f = Junctions.follow(t, cells, from: cell, side: d)
-            end[d] = f.end
-            entering[d] = f.enteringSide
+            ends |= UInt64(f.end) &<< UInt64(d &* 8)
+            enteringSides |= UInt64(UInt8(truncatingIfNeeded: f.enteringSide)) &<< UInt64(d &* 8)
         }
     }
+
+    /// Where side `side` leads: a cell, or `Junctions.portBase + edge`.
+    @inline(__always) func end(_ side: Int) -> Int { Int(truncatingIfNeeded: (ends &>> UInt64(side &* 8)) & 0xFF) }
+
+    /// The side by which side `side`'s chain enters the cell it leads to (-1 at a port).
+    @inline(__always) func entering(_ side: Int) -> Int { Int(Int8(truncatingIfNeeded: enteringSides &>> UInt64(side &* 8))) }
 }
