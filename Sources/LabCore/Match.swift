@@ -42,17 +42,15 @@ public enum Match {
         defer { for seat in strategies.indices { deciders[seat]?.release() } }
         // Seats whose strategy draws uniformly (`random`): their turns ask the game how
         // many legal actions there are instead of listing them, where it can tell.
-        var drawing: UInt64 = 0
-        for (seat, strategy) in strategies.enumerated() where strategy.drawsUniformly { drawing |= 1 &<< UInt64(seat) }
+        let drawing = seatMask(strategies) { $0.drawsUniformly }
         // Seats whose strategy reads the legal list (all but those that work out what they
         // may do from the observation): only their turns list the legal actions.
-        var listing: UInt64 = 0
-        for (seat, strategy) in strategies.enumerated() where strategy.readsLegalActions { listing |= 1 &<< UInt64(seat) }
+        let listing = seatMask(strategies) { $0.readsLegalActions }
         var forfeit: Forfeit?
         while !state.isTerminal {
-            let seat = state.currentSeat
-            let count = drawing & (1 &<< UInt64(seat)) != 0 ? state.legalActionCountInPlace() : nil
-            let listed = count == nil && listing & (1 &<< UInt64(seat)) != 0
+            let seat = state.currentSeat, bit = UInt64(1) &<< UInt64(seat)
+            let count = drawing & bit != 0 ? state.legalActionCountInPlace() : nil
+            let listed = count == nil && listing & bit != 0
             if listed { state.legalActionsInPlace(into: &buffer) } else if count == nil { buffer.removeAll() }
             let action: Int
             // The clock's instant is touched only on a timed decision: an optional instant
@@ -94,6 +92,15 @@ public enum Match {
         }
         for strategy in strategies { strategy.matchDidEnd(outcome) }
         return (outcome, consume state)
+    }
+
+    /// The seats (bit s for seat s) whose strategy passes `test`: what the play loop and
+    /// a search's rollouts ask once, not every turn.
+    @inlinable
+    public static func seatMask<G: Game>(_ strategies: [any Strategy<G>], where test: (any Strategy<G>) -> Bool) -> UInt64 {
+        var mask: UInt64 = 0
+        for (seat, strategy) in strategies.enumerated() where test(strategy) { mask |= 1 &<< UInt64(seat) }
+        return mask
     }
 
     /// Whether `action` is legal in `state`: asked of the game, or found in the list where

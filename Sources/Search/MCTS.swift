@@ -111,9 +111,7 @@ public final class MCTS<G: Game>: Strategy {
             }
         }
         self.rollout = strategies
-        var listing: UInt64 = 0
-        for (s, strategy) in (strategies ?? []).enumerated() where strategy.readsLegalActions { listing |= 1 &<< UInt64(s) }
-        rolloutListing = listing
+        rolloutListing = Match.seatMask(strategies ?? []) { $0.readsLegalActions }
     }
 
     public func chooseAction(_ observation: G.State.Observation, legal: ActionBuffer) -> Int {

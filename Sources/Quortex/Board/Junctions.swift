@@ -266,20 +266,6 @@ struct JunctionGraph<S: CellBits> {
 }
 
 extension JunctionGraph where S == CellSet {
-    /// Lends `body` scratch storage sized to the board. Each piece is a temporary
-    /// allocation of at most 1 KiB up to radius 4 (61 cells), which Swift keeps on the
-    /// stack: no heap allocation and no zeroing per turn.
-    @inline(__always)
-    static func withScratch<R>(cells: Int, _ body: (UnsafeMutablePointer<CellSet>, UnsafeMutablePointer<CellSet>, UnsafeMutablePointer<CellSet>) -> R) -> R {
-        withUnsafeTemporaryAllocation(of: CellSet.self, capacity: cells) { adjacency in
-            withUnsafeTemporaryAllocation(of: CellSet.self, capacity: 6) { edges in
-                withUnsafeTemporaryAllocation(of: CellSet.self, capacity: cells &+ 3) { work in
-                    body(adjacency.baseAddress!, edges.baseAddress!, work.baseAddress!)
-                }
-            }
-        }
-    }
-
     /// Builds the graph of a position and hands it to `body`.
     /// - Complexity: O(empty cells x 6 x chain length); no heap allocation up to radius 4.
     @inline(__always)
@@ -288,15 +274,19 @@ extension JunctionGraph where S == CellSet {
     }
 
     /// ``build(_:_:empty:_:)``, its sets read as `V` (a 64-bit view only on a board that
-    /// fits one word, ``BoardTables/fitsOneWord``).
+    /// fits one word, ``BoardTables/fitsOneWord``). The rows, the edges and the search's
+    /// levels are temporary allocations of at most 1 KiB each up to radius 4 (61 cells),
+    /// which Swift keeps on the stack: no heap allocation and no zeroing.
     @inline(__always)
     static func build<V: CellBits, R>(_ t: BoardTables, _ cells: UnsafePointer<UInt8>, empty: CellSet, as _: V.Type,
                                       _ body: (JunctionGraph<V>) -> R) -> R {
-        withScratch(cells: t.cellCount) { adjacency, edges, _ in
-            Self.fill(adjacency: adjacency, edges: edges, t, cells, empty: empty)
-            return withUnsafeTemporaryAllocation(of: V.self, capacity: t.cellCount &+ 3) { work in
-                body(JunctionGraph<V>(adjacency: adjacency, edges: edges, work: work.baseAddress!,
-                                      empty: V(truncatingIfNeeded: empty), cellCount: t.cellCount))
+        withUnsafeTemporaryAllocation(of: CellSet.self, capacity: t.cellCount) { adjacency in
+            withUnsafeTemporaryAllocation(of: CellSet.self, capacity: 6) { edges in
+                withUnsafeTemporaryAllocation(of: V.self, capacity: t.cellCount &+ 3) { work in
+                    Self.fill(adjacency: adjacency.baseAddress!, edges: edges.baseAddress!, t, cells, empty: empty)
+                    return body(JunctionGraph<V>(adjacency: adjacency.baseAddress!, edges: edges.baseAddress!, work: work.baseAddress!,
+                                                 empty: V(truncatingIfNeeded: empty), cellCount: t.cellCount))
+                }
             }
         }
     }

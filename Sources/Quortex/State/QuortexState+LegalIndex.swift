@@ -79,7 +79,8 @@ extension QuortexState {
             // On a cell taking every rotation, or past this word.
             let onEvery = rest &- passed, full = k &* every.nonzeroBitCount
             if onEvery < full {
-                return (word &* 64 &+ setBit(every, onEvery / k)) &* 6 &+ setBit(UInt64(rotations), onEvery % k)
+                return (word &* 64 &+ SetBits.index(ofSetBit: onEvery / k, in: every)) &* 6
+                    &+ SetBits.index(ofSetBit: onEvery % k, in: UInt64(rotations))
             }
             rest = onEvery &- full
         }

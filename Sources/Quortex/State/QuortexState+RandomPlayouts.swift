@@ -59,14 +59,12 @@ extension QuortexState {
     public mutating func applyRandomAction(using rng: inout LabRandom, buffer: inout ActionBuffer) {
         let rotations = QuortexTile.distinctRotationMask(Int(tile))
         let empty = setup.board.allCells & ~occupied
-        let k = rotations.nonzeroBitCount, lowCount = UInt64(truncatingIfNeeded: empty).nonzeroBitCount
+        let k = rotations.nonzeroBitCount
         let n = empty.nonzeroBitCount
         while true {
             let draw = rng.uniform(n &* k)
-            let index = draw / k
-            let cell = index < lowCount ? Self.setBit(UInt64(truncatingIfNeeded: empty), index)
-                : 64 &+ Self.setBit(UInt64(truncatingIfNeeded: empty >> 64), index &- lowCount)
-            let rotation = Self.setBit(UInt64(rotations), draw % k)
+            let cell = SetBits.index(ofSetBit: draw / k, in: empty)
+            let rotation = SetBits.index(ofSetBit: draw % k, in: UInt64(rotations))
             let bit = CellSet(1) << cell
             if unchecked & bit != 0 { check(cells: bit) }
             if legalCells[rotation] & bit != 0 {
@@ -74,14 +72,6 @@ extension QuortexState {
                 return
             }
         }
-    }
-
-    /// The index of the `n`-th set bit of `word` (from 0), which has more than `n`.
-    @inline(__always)
-    static func setBit(_ word: UInt64, _ n: Int) -> Int {
-        var w = word
-        for _ in 0..<n { w &= w &- 1 }
-        return w.trailingZeroBitCount
     }
 
     /// ``legalActions(into:)`` of a playout's state (see ``applyRandomAction(using:buffer:)``):

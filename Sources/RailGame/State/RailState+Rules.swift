@@ -295,7 +295,6 @@ extension RailPublicState {
     @inline(__always)
     static func forEachBuild(_ seat: Int, held: InlineArray<6, Int>, owners: UnsafePointer<Int8>, unowned: UInt128,
                              packed railroads: PackedRailroads, _ body: (Int) -> Bool) {
-        let rainbow = held[RailColour.rainbow]
         var candidates = payableRailroads(held: held, unowned: unowned, packed: railroads)
         let seatOwner = Int8(seat)
         while candidates != 0 {
@@ -307,11 +306,10 @@ extension RailPublicState {
             if colour != RailColour.grey.rawValue {
                 if !body(RailAction.build(r, pay: colour)) { return }
             } else {
-                let length = Int(rr.length)
-                for c in 0..<5 where held[c] > 0 && held[c] &+ rainbow >= length {
-                    if !body(RailAction.build(r, pay: c)) { return }
+                // Each colour held, then rainbows alone (pay colour 5), where the hand pays.
+                for pay in 0..<6 where pays(pay, colour: colour, length: Int(rr.length), cards: { held[$0] }) {
+                    if !body(RailAction.build(r, pay: pay)) { return }
                 }
-                if rainbow >= length, !body(RailAction.build(r, pay: RailColour.rainbow)) { return }
             }
         }
     }
@@ -355,11 +353,21 @@ extension RailPublicState {
     @inline(__always)
     static func isLegalBuild(_ action: Int, seat: Int, cards: (Int) -> Int, owner: (Int) -> Int8, unowned: UInt128,
                              packed railroads: PackedRailroads) -> Bool {
-        let r = RailAction.railroad(of: action), pay = RailAction.payColour(of: action)
+        let r = RailAction.railroad(of: action)
         guard r < railroads.count, unowned & (UInt128(1) &<< UInt128(r)) != 0 else { return false }
-        let rr = railroads[r], rainbow = cards(RailColour.rainbow), length = Int(rr.length)
+        let rr = railroads[r]
         if rr.twin >= 0 && owner(Int(rr.twin)) == Int8(seat) { return false }
-        if Int(rr.colour) != RailColour.grey.rawValue { return pay == Int(rr.colour) && cards(pay) &+ rainbow >= length }
+        return pays(RailAction.payColour(of: action), colour: Int(rr.colour), length: Int(rr.length), cards: cards)
+    }
+
+    /// Whether a hand holding `cards(c)` of each colour c pays a railroad of `colour` and
+    /// `length` with `pay` (rule book, "Building"): exactly `length` cards, of `pay` plus
+    /// rainbows, where `pay` is the railroad's colour, or for a grey railroad any colour
+    /// held, or rainbow (rainbows alone).
+    @inline(__always)
+    static func pays(_ pay: Int, colour: Int, length: Int, cards: (Int) -> Int) -> Bool {
+        let rainbow = cards(RailColour.rainbow)
+        if colour != RailColour.grey.rawValue { return pay == colour && cards(pay) &+ rainbow >= length }
         if pay == RailColour.rainbow { return rainbow >= length }
         return cards(pay) > 0 && cards(pay) &+ rainbow >= length
     }

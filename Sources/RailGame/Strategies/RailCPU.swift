@@ -15,18 +15,8 @@ enum RailCPU {
         let buildable = observation.buildableRailroads
         let count = buildable.nonzeroBitCount
         guard count > 0 else { return nil }
-        let r = nthRailroad(buildable, rng.uniform(count))
+        let r = SetBits.index(ofSetBit: rng.uniform(count), in: buildable)
         return cpuBuild(r, RailAction.build(r, pay: Int(observation.map.packed[r].colour)), observation)
-    }
-
-    /// The `n`-th railroad (from 0) of `set`, which has more than `n`.
-    @inline(__always)
-    static func nthRailroad(_ set: UInt128, _ n: Int) -> Int {
-        var word = UInt64(truncatingIfNeeded: set), rest = n, base = 0
-        let low = word.nonzeroBitCount
-        if rest >= low { rest &-= low; word = UInt64(truncatingIfNeeded: set &>> 64); base = 64 }
-        for _ in 0..<rest { word &= word &- 1 }
-        return base &+ word.trailingZeroBitCount
     }
 
     /// A build of a railroad that passes `include`, chosen uniformly among the buildable
