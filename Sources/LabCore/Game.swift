@@ -115,6 +115,14 @@ public protocol GameState: Sendable {
     /// and checks only its cell, leaving the rest of the next turn's legality unworked
     /// until a draw needs it), so the draws, not their odds, may differ from the default's.
     mutating func applyRandomAction(using rng: inout LabRandom, buffer: inout ActionBuffer)
+    /// Plays up to `limit` actions, each the mover's legal action that `rng.uniform(count)`
+    /// indexes in ``legalActions(into:)``'s list, stopping at the end of the match; returns
+    /// how many it played. MCTS's random rollout: the draws of a loop of single draws (the
+    /// same actions for the same `rng`), in one call to the game instead of five calls an
+    /// action through the protocol. The default counts and indexes where the game can
+    /// (``legalActionCountInPlace()``, ``legalAction(at:)``) and lists into `buffer`
+    /// otherwise; Quortex counts and indexes with one look at its legal cells.
+    mutating func playUniformRollout(upTo limit: Int, using rng: inout LabRandom, buffer: inout ActionBuffer) -> Int
 
     /// The public outcome of chance that the last action led to, as a small number a
     /// search keys its tree by, so that positions after one action but different draws
@@ -173,6 +181,22 @@ extension GameState {
     public mutating func applyRandomAction(using rng: inout LabRandom, buffer: inout ActionBuffer) {
         legalActionsInPlace(into: &buffer)
         apply(buffer[rng.uniform(buffer.count)])
+    }
+    @inlinable
+    public mutating func playUniformRollout(upTo limit: Int, using rng: inout LabRandom, buffer: inout ActionBuffer) -> Int {
+        var played = 0
+        while played < limit && !isTerminal {
+            let action: Int
+            if let count = legalActionCountInPlace() {
+                action = legalAction(at: rng.uniform(count))
+            } else {
+                legalActionsInPlace(into: &buffer)
+                action = buffer[rng.uniform(buffer.count)]
+            }
+            apply(action)
+            played += 1
+        }
+        return played
     }
     @inlinable
     public func searchValues(into values: inout [Double]) {

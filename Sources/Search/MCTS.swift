@@ -198,24 +198,19 @@ public final class MCTS<G: Game>: Strategy {
             if next.expanded { break }
         }
         // Rollout.
-        var depth = 0
-        while !state.isTerminal && depth < settings.rolloutDepth {
-            let mover = state.currentSeat
-            let action: Int
-            if let rollout {
+        if let rollout {
+            var depth = 0
+            while !state.isTerminal && depth < settings.rolloutDepth {
+                let mover = state.currentSeat
                 // A strategy that decides from its observation alone is handed no list.
                 if rolloutListing & (1 &<< UInt64(mover)) != 0 { state.legalActionsInPlace(into: &work.buffer) } else { work.buffer.removeAll() }
-                action = rollout[mover].chooseAction(state.observationInPlace(for: mover), legal: work.buffer)
-            } else if let count = state.legalActionCountInPlace() {
-                // The same uniform draw, named by its index where the game counts without
-                // a list (Quortex: a few hundred placements a turn).
-                action = state.legalAction(at: work.rng.uniform(count))
-            } else {
-                state.legalActionsInPlace(into: &work.buffer)
-                action = work.buffer[work.rng.uniform(work.buffer.count)]
+                state.apply(rollout[mover].chooseAction(state.observationInPlace(for: mover), legal: work.buffer))
+                depth += 1
             }
-            state.apply(action)
-            depth += 1
+        } else {
+            // Uniform draws from the list, played by the game in one call (Quortex names
+            // each by its index without writing the list of a few hundred placements).
+            _ = state.playUniformRollout(upTo: settings.rolloutDepth, using: &work.rng, buffer: &work.buffer)
         }
         if let evaluator, !state.isTerminal {
             work.values.withUnsafeMutableBufferPointer { evaluator.evaluate(state, into: $0) }

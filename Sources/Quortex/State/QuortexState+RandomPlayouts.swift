@@ -39,9 +39,8 @@ extension QuortexState {
             rest &= rest &- 1
             let bit = S.bit(cell)
             let axes = (e0 & bit != 0 ? 1 : 0) | (e1 & bit != 0 ? 2 : 0) | (e2 & bit != 0 ? 4 : 0)
-            let sides = SideClasses<S>(graph, ends: ends, cell: cell)
-            var allowed = sides.legalRotations(type: type, rotations: rotations, graph: graph, axes: axes,
-                                               liveAxes: liveAxes, partnerMask: partnerMask)
+            var allowed = legalRotations(of: cell, graph: graph, ends: ends, type: type, rotations: rotations, axes: axes,
+                                         liveAxes: liveAxes, partnerMask: partnerMask)
             let cellBit = CellSet(1) &<< CellSet(truncatingIfNeeded: cell)
             while allowed != 0 {
                 legal[allowed.trailingZeroBitCount] |= cellBit
