@@ -14,7 +14,9 @@ extension Conformance {
     /// changes the state (its legal actions and every
     /// seat's observation are the same afterwards); and
     /// ``GameState/searchValues(into:)`` and ``GameState/searchValuesInPlace(into:)`` give every
-    /// seat its ``GameState/searchValue(of:)``, running and finished. The play loop and the searches use these forms; a game that
+    /// seat its ``GameState/searchValue(of:)``, running and finished; and
+    /// ``GameState/playUniformRollout(upTo:using:buffer:)`` plays the draws of a loop of
+    /// draws from the list. The play loop and the searches use these forms; a game that
     /// implements them (rail, Quortex) must not differ from its plain ones.
     public static func inPlaceReads<G: Game>(_ game: G, matches: Int, seed: UInt64,
                                              maxTurns: Int = 100_000) throws(ConformanceFailure) {
@@ -28,6 +30,7 @@ extension Conformance {
                 throw fail(.inPlaceReads, matchSeed, state, "legalActionsInPlace listed \(inPlace.actions), legalActions \(plain.actions)")
             }
             try checkIndexedActions(&state, plain, matchSeed)
+            try checkUniformRollout(state, matchSeed)
             try checkLegalityAnswers(&state, plain, matchSeed)
             for seat in 0..<state.seatCount where state.observationInPlace(for: seat) != seen[seat] {
                 throw fail(.inPlaceReads, matchSeed, state, "observationInPlace(for: \(seat)) differs from observation(for: \(seat))")
@@ -60,6 +63,35 @@ extension Conformance {
         for index in 0..<listed.count { indexed.append(state.legalAction(at: index)) }
         if indexed != listed.actions {
             throw fail(.inPlaceReads, matchSeed, state, "legalAction(at:) named \(indexed), the list is \(listed.actions)")
+        }
+    }
+
+    /// ``GameState/playUniformRollout(upTo:using:buffer:)`` plays what a loop of draws from
+    /// the list plays from the same stream: up to 6 actions, fewer at the end of the match,
+    /// the same positions after (every seat's observation and the legal actions), and the
+    /// stream left where the loop leaves it.
+    private static func checkUniformRollout<S: GameState>(_ state: S, _ matchSeed: UInt64) throws(ConformanceFailure) {
+        let limit = 6
+        var rolled = state, drawn = state
+        var rolledStream = LabRandom(seed: matchSeed ^ UInt64(state.turn)), drawnStream = rolledStream
+        var buffer = ActionBuffer(), listed = ActionBuffer()
+        let played = rolled.playUniformRollout(upTo: limit, using: &rolledStream, buffer: &buffer)
+        var expected = 0
+        while expected < limit && !drawn.isTerminal {
+            drawn.legalActions(into: &listed)
+            drawn.apply(listed[drawnStream.uniform(listed.count)])
+            expected += 1
+        }
+        var rolledList = ActionBuffer()
+        rolled.legalActions(into: &rolledList)
+        drawn.legalActions(into: &listed)
+        if played != expected || rolled.turn != drawn.turn || rolled.isTerminal != drawn.isTerminal || rolledList.actions != listed.actions
+            || (0..<state.seatCount).contains(where: { rolled.observation(for: $0) != drawn.observation(for: $0) }) {
+            throw fail(.inPlaceReads, matchSeed, state,
+                       "playUniformRollout(upTo: \(limit)) played \(played) actions to turn \(rolled.turn); draws from the list play \(expected) to turn \(drawn.turn), or the positions differ")
+        }
+        if rolledStream.next() != drawnStream.next() {
+            throw fail(.inPlaceReads, matchSeed, state, "playUniformRollout left the random stream elsewhere than draws from the list")
         }
     }
 

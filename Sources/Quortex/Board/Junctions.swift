@@ -166,9 +166,14 @@ struct JunctionGraph<S: CellBits> {
     /// the start edge (each of these is a route around pi, and every route around pi
     /// leaves Bi through one of them). B(i+1) grows from Bi by pi, so the walk is one
     /// search in all.
-    /// - Parameter intact: a route known to stand (one of an earlier witness), or 0.
+    /// - Parameters:
+    ///   - intact: a route known to stand (one of an earlier witness), or 0.
+    ///   - startRegions: where to write, at each essential cell's index, Bi: the cells
+    ///     the start edge reaches without the cell (every part of the board without it
+    ///     that touches the start edge), for the cell's rotation check.
     /// - Complexity: two or three breadth-first searches; no heap allocation.
-    func essentialCellsAndWitness(axis: Int, intact: S = 0) -> (essential: S, routes: (S, S))? {
+    func essentialCellsAndWitness(axis: Int, intact: S = 0,
+                                  startRegions: UnsafeMutablePointer<S>? = nil) -> (essential: S, routes: (S, S))? {
         let sources = touching(axis) & empty, targets = touching(axis &+ 3) & empty
         return withUnsafeTemporaryAllocation(of: Int16.self, capacity: cellCount) { scratch in
             let order = scratch.baseAddress!
@@ -191,7 +196,10 @@ struct JunctionGraph<S: CellBits> {
                 let bit = S.bit(p)
                 later &= ~bit
                 if reached & targets != 0 { break }
-                if linked & later == 0 && sources & later == 0 { essential |= bit }
+                if linked & later == 0 && sources & later == 0 {
+                    essential |= bit
+                    startRegions?[p] = reached
+                }
                 // Grow B(i+1): pi joins when it touches the start edge or links to Bi.
                 guard (sources | linked) & bit != 0 else { continue }
                 reached |= bit

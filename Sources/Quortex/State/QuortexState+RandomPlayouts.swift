@@ -19,17 +19,19 @@ extension QuortexState {
         var legal = legalCells
         graph.withGraph(cells: t.cellCount, empty: S(truncatingIfNeeded: setup.board.allCells & ~occupied)) { graph, ends in
             Self.addLegalRotations(of: S(truncatingIfNeeded: cells), graph: graph, ends: ends, type: type, essential: essential,
-                                   liveAxes: liveAxes, partnerMask: t.partnerMask, into: &legal)
+                                   liveAxes: liveAxes, partnerMask: t.partnerMask, startRegions: nil, into: &legal)
         }
         legalCells = legal
         unchecked &= ~cells
     }
 
     /// Adds the legal rotations of the drawn tile (`type`) on each of `cells`, essential
-    /// cells on the axes of `essential`, to `legal`.
+    /// cells on the axes of `essential`, to `legal`. `startRegions`: the cells (each
+    /// essential on one axis) whose start region the route search wrote, and where.
     @inline(__always)
     static func addLegalRotations<S: CellBits>(of cells: S, graph: JunctionGraph<S>, ends: UnsafePointer<UInt16>, type: Int,
                                                essential: InlineArray<3, S>, liveAxes: Int, partnerMask: UnsafeMutablePointer<UInt8>,
+                                               startRegions: (cells: S, regions: UnsafeMutablePointer<S>)?,
                                                into legal: inout InlineArray<6, CellSet>) {
         let rotations = QuortexTile.distinctRotationMask(type)
         let e0 = essential[0], e1 = essential[1], e2 = essential[2]
@@ -39,8 +41,10 @@ extension QuortexState {
             rest &= rest &- 1
             let bit = S.bit(cell)
             let axes = (e0 & bit != 0 ? 1 : 0) | (e1 & bit != 0 ? 2 : 0) | (e2 & bit != 0 ? 4 : 0)
+            var startRegion: S = 0
+            if let startRegions, startRegions.cells & bit != 0 { startRegion = startRegions.regions[cell] }
             var allowed = legalRotations(of: cell, graph: graph, ends: ends, type: type, rotations: rotations, axes: axes,
-                                         liveAxes: liveAxes, partnerMask: partnerMask)
+                                         liveAxes: liveAxes, partnerMask: partnerMask, startRegion: startRegion)
             let cellBit = CellSet(1) &<< CellSet(truncatingIfNeeded: cell)
             while allowed != 0 {
                 legal[allowed.trailingZeroBitCount] |= cellBit

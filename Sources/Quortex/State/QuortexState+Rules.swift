@@ -87,32 +87,41 @@ extension QuortexState {
         var legal = InlineArray<6, CellSet>(repeating: 0)
         var deferred: CellSet = 0
         graph.withGraph(cells: t.cellCount, empty: S(truncatingIfNeeded: empty)) { graph, ends in
-            var found = InlineArray<3, S>(repeating: 0)
-            for axis in 0..<3 where stale & (1 << axis) != 0 {
-                // With no route at all (a set-up position; play never leaves one),
-                // every cell needs the exact check, which then admits only placements
-                // that complete a flow.
-                if let result = graph.essentialCellsAndWitness(axis: axis, intact: S(truncatingIfNeeded: intact[axis])) {
-                    found[axis] = result.essential
-                    routesA[axis] = CellSet(truncatingIfNeeded: result.routes.0)
-                    routesB[axis] = CellSet(truncatingIfNeeded: result.routes.1)
-                } else {
-                    found[axis] = graph.empty
-                    routesA[axis] = 0
-                    routesB[axis] = 0
+            withUnsafeTemporaryAllocation(of: S.self, capacity: t.cellCount) { regions in
+                let startRegions = regions.baseAddress!
+                var found = InlineArray<3, S>(repeating: 0), unrouted: S = 0
+                for axis in 0..<3 where stale & (1 << axis) != 0 {
+                    // With no route at all (a set-up position; play never leaves one),
+                    // every cell needs the exact check, which then admits only placements
+                    // that complete a flow.
+                    if let result = graph.essentialCellsAndWitness(axis: axis, intact: S(truncatingIfNeeded: intact[axis]),
+                                                                   startRegions: startRegions) {
+                        found[axis] = result.essential
+                        routesA[axis] = CellSet(truncatingIfNeeded: result.routes.0)
+                        routesB[axis] = CellSet(truncatingIfNeeded: result.routes.1)
+                    } else {
+                        found[axis] = graph.empty
+                        unrouted = graph.empty
+                        routesA[axis] = 0
+                        routesB[axis] = 0
+                    }
                 }
+                let anyEssential = found[0] | found[1] | found[2]
+                let free = CellSet(truncatingIfNeeded: graph.empty & ~anyEssential)
+                var r = rotations
+                while r != 0 { legal[r.trailingZeroBitCount] = free; r &= r &- 1 }
+                if deferring {
+                    deferred = CellSet(truncatingIfNeeded: graph.empty & anyEssential)
+                } else {
+                    // A cell essential on one axis only, which has a route, has its start
+                    // region written by that axis's search alone.
+                    let once = (found[0] ^ found[1] ^ found[2]) & ~(found[0] & found[1] & found[2]) & ~unrouted
+                    Self.addLegalRotations(of: graph.empty & anyEssential, graph: graph, ends: ends, type: type, essential: found,
+                                           liveAxes: liveAxes, partnerMask: t.partnerMask,
+                                           startRegions: (cells: once, regions: startRegions), into: &legal)
+                }
+                for axis in 0..<3 { essential[axis] = CellSet(truncatingIfNeeded: found[axis]) }
             }
-            let anyEssential = found[0] | found[1] | found[2]
-            let free = CellSet(truncatingIfNeeded: graph.empty & ~anyEssential)
-            var r = rotations
-            while r != 0 { legal[r.trailingZeroBitCount] = free; r &= r &- 1 }
-            if deferring {
-                deferred = CellSet(truncatingIfNeeded: graph.empty & anyEssential)
-            } else {
-                Self.addLegalRotations(of: graph.empty & anyEssential, graph: graph, ends: ends, type: type, essential: found,
-                                       liveAxes: liveAxes, partnerMask: t.partnerMask, into: &legal)
-            }
-            for axis in 0..<3 { essential[axis] = CellSet(truncatingIfNeeded: found[axis]) }
         }
         self.essential = essential
         legalCells = legal
@@ -266,9 +275,12 @@ extension QuortexState {
     /// reaching the target edge (the cell is essential, so without it they are apart).
     /// Everything is kept in locals (a struct of these facts was copied whole into the
     /// rotation check at each call).
+    /// - Parameter startRegion: for a cell essential on one axis, the cells its start edge
+    ///   reaches without the cell (the route search's Bi), or 0: a side leading into it
+    ///   reaches the start edge, and its part needs no search.
     static func legalRotations<S: CellBits>(of cell: Int, graph: JunctionGraph<S>, ends: UnsafePointer<UInt16>, type: Int,
                                             rotations: Int, axes: Int, liveAxes: Int,
-                                            partnerMask: UnsafeMutablePointer<UInt8>) -> Int {
+                                            partnerMask: UnsafeMutablePointer<UInt8>, startRegion: S = 0) -> Int {
         let without = graph.empty & ~S.bit(cell)
         let base = cell &* 6
         // Byte d of `loop`: side d, and the side its chain comes back by; byte e of
@@ -278,6 +290,8 @@ extension QuortexState {
         var parts = InlineArray<6, S>(repeating: 0)
         var partSides = InlineArray<6, UInt8>(repeating: 0)
         var partCount = 0
+        // Sides leading into the start region (of the one axis the cell is essential on).
+        var startSides: UInt8 = 0
         for d in 0..<6 {
             let end = ends[base &+ d]
             let x = SideEnd.target(end)
@@ -285,6 +299,8 @@ extension QuortexState {
                 ports |= UInt64(1 &<< d) &<< UInt64((x &- Junctions.portBase) &* 8)
             } else if x == cell {
                 loop |= UInt64(1) &<< (SideEnd.entering(end) &+ d &* 8)
+            } else if startRegion & S.bit(x) != 0 {
+                startSides |= UInt8(1) << d
             } else {
                 let bit = S.bit(x)
                 var p = 0
@@ -310,6 +326,7 @@ extension QuortexState {
             var t = UInt8(truncatingIfNeeded: ports &>> UInt64(axis &* 8 &+ 24))
             if s != 0 && t != 0 { flowAxes |= 1 << axis }
             guard axes & (1 << axis) != 0 else { continue }
+            s |= startSides
             let startCells = graph.touching(axis), targetCells = graph.touching(axis &+ 3)
             for p in 0..<partCount {
                 if parts[p] & startCells != 0 { s |= partSides[p] }
