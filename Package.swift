@@ -60,8 +60,9 @@ let package = Package(
         .executableTarget(name: "EmbedFiles", dependencies: ["LabCore"], swiftSettings: strict),
         .plugin(name: "EmbedConfigs", capability: .buildTool(), dependencies: ["EmbedFiles"]),
         .target(name: "Search", dependencies: ["LabCore"], swiftSettings: strict),
-        // OpenBLAS through pkg-config; scripts/setup.sh installs it where it is missing.
-        .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        // OpenBLAS, opened at start-up with one thread (Sources/CBLAS/loader.c: linked, it
+        // started a pool of spinning threads); scripts/setup.sh installs it where it is missing.
+        .target(name: "CBLAS", cSettings: [.unsafeFlags(["-fvisibility=hidden"])], linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CKernels"),
         .target(name: "Evaluators", dependencies: ["LabCore", "CBLAS", "CKernels"], swiftSettings: strict),
         // External bots over the player protocol: processes, pipes, deadlines, faults.

@@ -7,13 +7,21 @@ import Foundation
 /// a generic one runs on a CPU with AVX2 or AVX-512, with the setting that fixes it.
 public enum BLASKernel {
     /// The kernel's name, e.g. `Haswell`, `SkylakeX`, `Cooperlake`, `Prescott`.
-    public static var coreName: String { openblas_get_corename().map { String(cString: $0) } ?? "unknown" }
+    public static var coreName: String {
+        BLASThreads.unavailable == nil ? openblas_get_corename().map { String(cString: $0) } ?? "unknown" : "unknown"
+    }
 
     /// OpenBLAS's build: version and options.
-    public static var configuration: String { openblas_get_config().map { String(cString: $0) } ?? "unknown" }
+    public static var configuration: String {
+        BLASThreads.unavailable == nil ? openblas_get_config().map { String(cString: $0) } ?? "unknown" : "unknown"
+    }
 
-    /// `OpenBLAS 0.3.21 ... kernel Cooperlake`.
-    public static func describe() -> String { "\(configuration); kernel \(coreName)" }
+    /// `OpenBLAS 0.3.21 ...; kernel Cooperlake; 1 thread`, or why it is not loaded.
+    public static func describe() -> String {
+        if let reason = BLASThreads.unavailable { return "not loaded (\(reason))" }
+        let threads = BLASThreads.current
+        return "\(configuration); kernel \(coreName); \(threads) thread\(threads == 1 ? "" : "s")"
+    }
 
     /// Kernels that use neither AVX2 nor AVX-512.
     static let generic: Set<String> = ["prescott", "core2", "penryn", "dunnington", "nehalem", "sandybridge", "atom", "katmai",
@@ -21,7 +29,7 @@ public enum BLASKernel {
 
     /// A warning when a generic kernel runs on a CPU whose flags (from /proc/cpuinfo) say
     /// it has AVX2 or AVX-512; nil otherwise.
-    public static var warning: String? { warning(coreName: coreName, cpuFlags: cpuFlags()) }
+    public static var warning: String? { BLASThreads.unavailable == nil ? warning(coreName: coreName, cpuFlags: cpuFlags()) : nil }
 
     static func warning(coreName: String, cpuFlags: Set<String>) -> String? {
         guard generic.contains(coreName.lowercased()) else { return nil }

@@ -146,11 +146,24 @@ public final class MLPWorkspace {
 }
 
 /// OpenBLAS's own threads. The lab runs one OpenBLAS thread per worker (its parallelism
-/// is across matches, and a fixed single-threaded sgemm is deterministic).
+/// is across matches, and a fixed single-threaded sgemm is deterministic); it loads the
+/// library with one thread (`Sources/CBLAS/loader.c`), so no pool of them starts.
 public enum BLASThreads {
     /// Pins OpenBLAS to one thread. Call once before evaluating from several threads.
     public static func pinToOne() { openblas_set_num_threads(1) }
     public static var current: Int { Int(openblas_get_num_threads()) }
+
+    /// Why OpenBLAS could not be loaded (no library, or not the one named by
+    /// `OPLAB_OPENBLAS`), or nil when it was: the learned players refuse to start then.
+    public static var unavailable: String? { oplab_openblas_error().map { String(cString: $0) } }
+
+    /// Throws, naming `file` and the reason, when OpenBLAS is not loaded.
+    public static func require(for file: String) throws(InputError) {
+        if let reason = unavailable {
+            throw InputError("\(file): the learned players need OpenBLAS, which could not be loaded (\(reason)); "
+                             + "install it with scripts/setup.sh (Debian: libopenblas0), or name a build in OPLAB_OPENBLAS")
+        }
+    }
 }
 
 #if canImport(Glibc)

@@ -201,6 +201,7 @@ struct LearnedSupport<G: Game>: Sendable {
             }
             try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey, inputs: encoder.featureCount,
                             actions: game.newMatch(seed: 0).actionSpaceSize, seats: seats, file: file)
+            try BLASThreads.require(for: file)
             BLASThreads.pinToOne()
             let scale = model.note(LearnedModel.searchScaleNote).flatMap(Double.init).flatMap { (0.001...100).contains($0) ? $0 : nil }
             return LoadedPolicyValue(network: model.network, scale: scale, symmetric: model.learnedWithSymmetries)

@@ -71,6 +71,7 @@ struct ModelSupport<G: Game>: Sendable {
             try model.check(game: E.gameName, featureVersion: E.featureVersion, layout: encoder.layoutKey,
                             inputs: encoder.featureCount, file: isShipped ? shipped.label : path)
             // Parallelism is across matches: one OpenBLAS thread per worker.
+            try BLASThreads.require(for: isShipped ? shipped.label : path)
             BLASThreads.pinToOne()
             let network = model.network
             return LoadedModel(network: network,

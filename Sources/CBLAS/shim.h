@@ -1,2 +1,0 @@
-// OpenBLAS's CBLAS interface (Debian: libopenblas-dev; pkg-config: openblas).
-#include <cblas.h>
