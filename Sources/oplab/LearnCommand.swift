@@ -158,6 +158,7 @@ struct LearnCommand: ParsableCommand {
     /// One learning: `request` into `options.directory`.
     func learn(entry: any GameEntry, request: LearnRequest, options: LearnOptions) throws(InputError) {
         guard let learning = entry.learning else { throw InputError("\(entry.name) cannot be learned yet") }
+        try BLASThreads.require(for: "learn \(entry.name)")
         if let warning = BLASKernel.warning { printError("warning: \(warning)") }
         output.progress("learn \(entry.name): \(request.generations) generation\(request.generations == 1 ? "" : "s") of \(request.games) games, \(request.sims) simulations, "
                         + "network \(request.width) wide with \(request.blocks) blocks, BLAS \(BLASKernel.coreName) -> \(options.directory)")

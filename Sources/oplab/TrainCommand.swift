@@ -78,6 +78,7 @@ struct TrainCommand: ParsableCommand {
     func run() throws {
         try reportingInputErrors {
             let (entry, request, rules) = try parse()
+            try BLASThreads.require(for: "train \(entry.name)")
             // One writer at a time in the model's folder (two trainings into one file race),
             // taken once the flags are checked: bad input writes nothing.
             let lock = try FolderHold(folder(of: out))

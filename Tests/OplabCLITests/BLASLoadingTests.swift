@@ -37,7 +37,7 @@ struct BLASLoadingTests {
         #expect(now == started)
     }
 
-    @Test("without the library, --version says why and exits 0; a learned player refuses with the reason, and nothing is written")
+    @Test("without the library, --version says why and exits 0; a learned player and learning refuse with the reason, and nothing is written")
     func missingLibrary() throws {
         let scratch = try Scratch("blas")
         defer { scratch.remove() }
@@ -61,6 +61,10 @@ struct BLASLoadingTests {
         #expect(run.stderr.contains("entrants[1].strategy") && run.stderr.contains("need OpenBLAS") && run.stderr.contains(missing),
                 "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch("out")))
+        // Learning is refused before its folder is made.
+        let learn = try runProcess(try oplabBinary(), ["learn", "connect4", "--out", scratch("learn"), "--quiet"], environment: environment)
+        #expect(learn.status == 2 && learn.stderr.contains("learn connect4: the learned players need OpenBLAS"), "\(learn.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch("learn")))
         // The same tournament without the learned player runs.
         let plain = try scratch.config(String(decoding: FileManager.default.contents(atPath: config)!, as: UTF8.self)
             .replacingOccurrences(of: "strategy: alphazero", with: "strategy: mcts(iterations=20)"), name: "plain.yaml")
