@@ -117,11 +117,11 @@ public final class GumbelSearch<State: GameState> {
     /// Takes the evaluations of ``pending`` (`pending.count` rows of logits and values,
     /// the observer first) and runs the search on to its next batch or its end.
     public func resume(logits: UnsafePointer<Float>, values: UnsafePointer<Float>) {
-        let evaluated = pending
-        let paths = pendingPaths
+        let evaluated = pending, paths = pendingPaths
         pending.removeAll(keepingCapacity: true)
         pendingPaths.removeAll(keepingCapacity: true)
-        for (k, leaf) in evaluated.enumerated() {
+        for k in evaluated.indices {  // by index: enumerated() allocated a frame for each element read
+            let leaf = evaluated[k]
             var node = nodes[leaf.node]
             node.mover = Int32(leaf.seat)
             node.logits = Int32(logitStore.count)
@@ -232,10 +232,10 @@ public final class GumbelSearch<State: GameState> {
                 nodes[node].mover = Int32(state.currentSeat)
                 chosen = win
             } else {
-                // A leaf already waiting in this round is evaluated once: this simulation
-                // backs up the value of its parent's view instead (rare: distinct root
-                // actions lead to distinct subtrees).
-                if pending.contains(where: { $0.node == node }) {
+                // A leaf already waiting in this round (the last node of a pending path) is
+                // evaluated once: this simulation backs up the value of its parent's view
+                // instead (rare: distinct root actions lead to distinct subtrees).
+                if pendingPaths.contains(where: { $0.last == node }) {
                     backup(path, Array(valueStore[Int(nodes[path[path.count - 2]].values)..<Int(nodes[path[path.count - 2]].values) + seatCount]).map { $0 / Double(max(1, nodes[path[path.count - 2]].visits)) })
                     return
                 }
