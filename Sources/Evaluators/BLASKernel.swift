@@ -7,13 +7,15 @@ import Foundation
 /// a generic one runs on a CPU with AVX2 or AVX-512, with the setting that fixes it.
 public enum BLASKernel {
     /// The kernel's name, e.g. `Haswell`, `SkylakeX`, `Cooperlake`, `Prescott`.
-    public static var coreName: String {
-        BLASThreads.unavailable == nil ? openblas_get_corename().map { String(cString: $0) } ?? "unknown" : "unknown"
-    }
+    public static var coreName: String { text(openblas_get_corename) }
 
     /// OpenBLAS's build: version and options.
-    public static var configuration: String {
-        BLASThreads.unavailable == nil ? openblas_get_config().map { String(cString: $0) } ?? "unknown" : "unknown"
+    public static var configuration: String { text(openblas_get_config) }
+
+    /// What `query` answers, or `unknown` when it answers nothing or OpenBLAS is not loaded.
+    private static func text(_ query: () -> UnsafeMutablePointer<CChar>?) -> String {
+        guard BLASThreads.unavailable == nil, let text = query() else { return "unknown" }
+        return String(cString: text)
     }
 
     /// `OpenBLAS 0.3.21 ...; kernel Cooperlake; 1 thread`, or why it is not loaded.

@@ -119,9 +119,9 @@ public protocol GameState: Sendable {
     /// indexes in ``legalActions(into:)``'s list, stopping at the end of the match; returns
     /// how many it played. MCTS's random rollout: the draws of a loop of single draws (the
     /// same actions for the same `rng`), in one call to the game instead of five calls an
-    /// action through the protocol. The default counts and indexes where the game can
-    /// (``legalActionCountInPlace()``, ``legalAction(at:)``) and lists into `buffer`
-    /// otherwise; Quortex counts and indexes with one look at its legal cells.
+    /// action through the protocol. The default, specialised in each game's module, counts
+    /// and indexes where the game can (``legalActionCountInPlace()``, ``legalAction(at:)``,
+    /// as the play loop draws) and lists into `buffer` otherwise.
     mutating func playUniformRollout(upTo limit: Int, using rng: inout LabRandom, buffer: inout ActionBuffer) -> Int
 
     /// The public outcome of chance that the last action led to, as a small number a

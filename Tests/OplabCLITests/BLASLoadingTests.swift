@@ -46,16 +46,12 @@ struct BLASLoadingTests {
         let version = try runProcess(try oplabBinary(), ["--version"], environment: environment)
         #expect(version.status == 0)
         #expect(String(decoding: version.stdout, as: UTF8.self).contains("BLAS: not loaded (\(missing)"))
-        let config = try scratch.config("""
-            name: blas
-            game: connect4
-            seats: 2
-            entrants:
-              - {name: rnd, strategy: random}
-              - {name: learned, strategy: alphazero}
-            blocks: 2
-            seed: 1
-            """)
+        // A two-entrant Connect Four tournament: random against `second`.
+        func tournament(_ second: String, name: String) throws -> String {
+            try scratch.config("name: blas\ngame: connect4\nseats: 2\nentrants:\n  - {name: rnd, strategy: random}\n"
+                               + "  - {name: second, strategy: \"\(second)\"}\nblocks: 2\nseed: 1\n", name: name)
+        }
+        let config = try tournament("alphazero", name: "learned.yaml")
         let run = try runProcess(try oplabBinary(), ["tournament", config, "--out", scratch("out"), "--quiet"], environment: environment)
         #expect(run.status == 2)
         #expect(run.stderr.contains("entrants[1].strategy") && run.stderr.contains("need OpenBLAS") && run.stderr.contains(missing),
@@ -66,8 +62,7 @@ struct BLASLoadingTests {
         #expect(learn.status == 2 && learn.stderr.contains("learn connect4: the learned players need OpenBLAS"), "\(learn.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch("learn")))
         // The same tournament without the learned player runs.
-        let plain = try scratch.config(String(decoding: FileManager.default.contents(atPath: config)!, as: UTF8.self)
-            .replacingOccurrences(of: "strategy: alphazero", with: "strategy: mcts(iterations=20)"), name: "plain.yaml")
+        let plain = try tournament("mcts(iterations=20)", name: "plain.yaml")
         let played = try runProcess(try oplabBinary(), ["tournament", plain, "--out", scratch("plain"), "--quiet"], environment: environment)
         #expect(played.status == 0, "\(played.stderr)")
     }

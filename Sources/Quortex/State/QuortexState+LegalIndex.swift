@@ -8,7 +8,15 @@ extension QuortexState {
     /// How many placements ``legalActions(into:)`` lists; nil once the match is over.
     public mutating func legalActionCountInPlace() -> Int? {
         guard !isTerminal else { return nil }
-        return withLegalWords { masks, rotations in Self.count(words: masks, rotations: rotations) }
+        return withLegalWords { masks, rotations in
+            var count = 0, r = rotations
+            while r != 0 {
+                let rotation = r.trailingZeroBitCount
+                count &+= masks[rotation &* 2].nonzeroBitCount &+ masks[rotation &* 2 &+ 1].nonzeroBitCount
+                r &= r &- 1
+            }
+            return count
+        }
     }
 
     /// The `index`-th placement of ``legalActions(into:)``'s list (cells in order, each
@@ -16,33 +24,6 @@ extension QuortexState {
     public mutating func legalAction(at index: Int) -> Int {
         precondition(!isTerminal, "legalAction(at:) of a finished match")
         return withLegalWords { masks, rotations in Self.placement(at: index, words: masks, rotations: rotations) }
-    }
-
-    /// ``GameState/playUniformRollout(upTo:using:buffer:)``: each turn's placements
-    /// counted and the drawn one named in one look at the legal cells.
-    public mutating func playUniformRollout(upTo limit: Int, using rng: inout LabRandom, buffer: inout ActionBuffer) -> Int {
-        var played = 0
-        while played < limit && !isTerminal {
-            let action = withLegalWords { masks, rotations in
-                Self.placement(at: rng.uniform(Self.count(words: masks, rotations: rotations)), words: masks, rotations: rotations)
-            }
-            apply(action)
-            played &+= 1
-        }
-        return played
-    }
-
-    /// The placements of the list `masks` (``withLegalWords(_:)``'s words) makes for the
-    /// distinct `rotations`.
-    @inline(__always)
-    static func count(words masks: UnsafePointer<UInt64>, rotations: Int) -> Int {
-        var count = 0, r = rotations
-        while r != 0 {
-            let rotation = r.trailingZeroBitCount
-            count &+= masks[rotation &* 2].nonzeroBitCount &+ masks[rotation &* 2 &+ 1].nonzeroBitCount
-            r &= r &- 1
-        }
-        return count
     }
 
     /// Lends `body` the drawn tile's legal cells per rotation as 64-bit words (rotation

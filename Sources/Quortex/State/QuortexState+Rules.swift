@@ -96,8 +96,9 @@ extension QuortexState {
                     // With no route at all (a set-up position; play never leaves one),
                     // every cell needs the exact check, which then admits only placements
                     // that complete a flow.
+                    // (A deferred turn checks its cells later, without the regions.)
                     if let result = graph.essentialCellsAndWitness(axis: axis, intact: S(truncatingIfNeeded: intact[axis]),
-                                                                   startRegions: startRegions) {
+                                                                   startRegions: deferring ? nil : startRegions) {
                         found[axis] = result.essential
                         routesA[axis] = CellSet(truncatingIfNeeded: result.routes.0)
                         routesB[axis] = CellSet(truncatingIfNeeded: result.routes.1)
